@@ -1,0 +1,115 @@
+/**
+ * The only reader of process.env. Every setting is parsed once, with every bad variable listed
+ * together with what is expected, so that a start with a bad value stops with a useful message.
+ * The README's configuration table documents the same variables.
+ */
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().min(1);
+
+/** A key given as base64url (or base64) text that decodes to at least 32 bytes (RFC 7518 §3.2). */
+const tokenKey = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value === '') return undefined;
+    const bytes = Buffer.from(value, 'base64url');
+    if (!/^[A-Za-z0-9_\-+/]+=*$/.test(value) || bytes.length < 32) {
+      ctx.addIssue({ code: 'custom', message: 'expected at least 32 random bytes as base64url, e.g. from `openssl rand -base64 32`' });
+      return z.NEVER;
+    }
+    return new Uint8Array(bytes);
+  });
+
+const baseUrl = z.string().transform((value, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'expected an absolute URL such as https://example.org' });
+    return z.NEVER;
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username) {
+    ctx.addIssue({ code: 'custom', message: 'expected an http(s) origin with no path, query or fragment, such as https://example.org' });
+    return z.NEVER;
+  }
+  return url.origin;
+});
+
+const trustProxy = z
+  .string()
+  .default('')
+  .transform((value, ctx) => {
+    const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+    for (const entry of list) {
+      if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry)) {
+        ctx.addIssue({ code: 'custom', message: `expected a comma-separated list of IP addresses or CIDR ranges, got "${entry}"` });
+        return z.NEVER;
+      }
+    }
+    return list;
+  });
+
+const contactUri = z
+  .string()
+  .regex(/^(mailto:|https:\/\/|tel:)\S+$/, 'expected a mailto:, https:// or tel: URI (RFC 9116 Contact)');
+
+export const ConfigSchema = z.object({
+  BASE_URL: baseUrl.default('http://localhost:4321'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(4321),
+  SIDECAR_HOST: z.string().min(1).default('127.0.0.1'),
+  SIDECAR_PORT: port.default(4322),
+  DATA_DIR: z.string().min(1).default('./data'),
+  TOKEN_KEY_PRODUCTION: tokenKey,
+  TOKEN_KEY_SANDBOX: tokenKey,
+  RATE_LIMIT_STANDARD: positiveInt.default(30),
+  RATE_LIMIT_RELAXED: positiveInt.default(120),
+  RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(60),
+  RATE_LIMIT_IPV6_PREFIX: z.coerce.number().int().min(32).max(128).default(64),
+  RATE_LIMIT_MAX_CLIENTS: positiveInt.default(100_000),
+  TRUST_PROXY: trustProxy,
+  SECURITY_CONTACT: contactUri.default('mailto:security@example.org'),
+  LOG_REQUESTS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee the configuration table in README.md.`);
+    this.problems = problems;
+  }
+}
+
+/** Parses the environment (all variables at once); throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const input: Record<string, string | undefined> = {};
+  for (const key of Object.keys(ConfigSchema.shape)) {
+    const value = env[key];
+    // An empty variable counts as unset, like an absent one.
+    input[key] = value === '' ? undefined : value;
+  }
+  const result = ConfigSchema.safeParse(input);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = String(issue.path[0]);
+    return `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+  });
+  throw new ConfigError(problems);
+}
+
+/** For entry points: parse, or print the problems and exit non-zero. */
+export function configOrExit(env: Record<string, string | undefined> = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,7 @@
+/** The contract (shared/spec/website-api.md) as code. Imports nothing but zod. */
+export * from './limits.ts';
+export * from './enums.ts';
+export * from './errors.ts';
+export * from './paths.ts';
+export * from './schemas.ts';
+export * from './routes.ts';

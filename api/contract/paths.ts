@@ -1,0 +1,87 @@
+/**
+ * Public paths of the service (relative to the base URL). The site, the sidecar, the discovery
+ * documents and the tests import these; nobody retypes them.
+ */
+import type { Environment, Lang } from './enums.ts';
+
+/** Prefix of an environment's API tree: '' for production, '/sandbox' for the sandbox. */
+export const ENV_PREFIX: Record<Environment, string> = { production: '', sandbox: '/sandbox' };
+
+export const API_BASE_PATH = '/api/v1';
+export const API_PATHS = {
+  index: '/api/v1',
+  status: '/api/v1/status',
+  token: '/api/v1/oauth/token',
+  waitlist: '/api/v1/waitlist',
+  stats: '/api/v1/waitlist/stats',
+  /** Part 4, operation 5: deprecated unversioned alias of the waitlist. */
+  waitlistLegacy: '/api/waitlist',
+} as const;
+
+/** Part 4, rule 3: where a form-encoded sign-up is redirected (303), by language. */
+export const THANKS_PATHS: Record<Lang, string> = { en: '/thanks/', de: '/de/danke/' };
+
+/** Pages the API points to. */
+export const PAGE_PATHS = {
+  home: { en: '/', de: '/de/' },
+  thanks: THANKS_PATHS,
+  privacy: { en: '/privacy/', de: '/de/datenschutz/' },
+  imprint: { en: '/imprint/', de: '/de/impressum/' },
+  /** The API guide: sandbox first, then the token flow. The status probe's `docs` points here. */
+  guide: { en: '/developers/', de: '/de/entwickler/' },
+  /** The API reference, prebuilt from the OpenAPI document. */
+  reference: { en: '/developers/reference/', de: '/de/entwickler/referenz/' },
+} as const satisfies Record<string, Record<Lang, string>>;
+
+/** Discovery documents (parts 1 and 5). */
+export const DISCOVERY_PATHS = {
+  openapi: '/openapi.json',
+  openapiMarkdown: '/openapi.json.md',
+  apiCatalog: '/.well-known/api-catalog',
+  llms: '/llms.txt',
+  sitemap: '/sitemap.xml',
+  robots: '/robots.txt',
+  securityTxt: '/.well-known/security.txt',
+} as const;
+
+/** RFC 8414 §3: the well-known string is inserted between host and the issuer's path. */
+export function authorizationServerMetadataPath(env: Environment): string {
+  return `/.well-known/oauth-authorization-server${ENV_PREFIX[env]}`;
+}
+
+/** RFC 9728 §3: the well-known string is inserted between host and the resource's path. */
+export function protectedResourceMetadataPath(env: Environment): string {
+  return `/.well-known/oauth-protected-resource${ENV_PREFIX[env]}${API_BASE_PATH}`;
+}
+
+/** Markdown twin address of a page: `/thanks/` -> `/thanks.md`, `/` -> `/index.md`, `/de/` -> `/de.md`. */
+export function twinPath(pagePath: string): string {
+  if (pagePath === '/') return '/index.md';
+  return `${pagePath.replace(/\/$/, '')}.md`;
+}
+
+/** Absolute URLs of one environment, derived from the base URL (no trailing slash). */
+export function environmentUrls(baseUrl: string, env: Environment) {
+  const base = baseUrl.replace(/\/$/, '');
+  const prefix = `${base}${ENV_PREFIX[env]}`;
+  return {
+    /** OAuth issuer identifier (RFC 8414): the base URL, or base + /sandbox. */
+    issuer: prefix,
+    /** Protected resource identifier (RFC 9728) and JWT audience. */
+    resource: `${prefix}${API_BASE_PATH}`,
+    index: `${prefix}${API_PATHS.index}`,
+    status: `${prefix}${API_PATHS.status}`,
+    token: `${prefix}${API_PATHS.token}`,
+    waitlist: `${prefix}${API_PATHS.waitlist}`,
+    stats: `${prefix}${API_PATHS.stats}`,
+    authorizationServerMetadata: `${base}${authorizationServerMetadataPath(env)}`,
+    protectedResourceMetadata: `${base}${protectedResourceMetadataPath(env)}`,
+    openapi: `${base}${DISCOVERY_PATHS.openapi}`,
+    openapiMarkdown: `${base}${DISCOVERY_PATHS.openapiMarkdown}`,
+    apiCatalog: `${base}${DISCOVERY_PATHS.apiCatalog}`,
+    guide: `${base}${PAGE_PATHS.guide.en}`,
+    guideMarkdown: `${base}${twinPath(PAGE_PATHS.guide.en)}`,
+    reference: `${base}${PAGE_PATHS.reference.en}`,
+  };
+}
+export type EnvironmentUrls = ReturnType<typeof environmentUrls>;

@@ -1,0 +1,132 @@
+/**
+ * Part 4: the route table. The sidecar mounts exactly these operations (under production and
+ * sandbox prefixes), and the OpenAPI document is generated from the same table. Paths are relative
+ * to an environment's prefix ('' or '/sandbox').
+ */
+import type { z } from 'zod';
+import { API_PATHS } from './paths.ts';
+import {
+  Accepted,
+  ApiIndex,
+  Status,
+  TokenRequest,
+  TokenResponse,
+  WaitlistSignup,
+  WaitlistStats,
+} from './schemas.ts';
+import type { RateLimitPolicy } from './limits.ts';
+
+export type Method = 'GET' | 'HEAD' | 'POST';
+export type MediaType = 'application/json' | 'application/x-www-form-urlencoded';
+export type Auth = 'none' | 'client' | 'bearer';
+
+export interface Route {
+  /** OpenAPI operationId. */
+  id: string;
+  path: string;
+  methods: readonly Method[];
+  auth: Auth;
+  tag: 'Status' | 'Waitlist' | 'OAuth' | 'Statistics' | 'Discovery';
+  summary: string;
+  description: string;
+  /** Request body media types and their schema (the same schema for each type). */
+  request?: { mediaTypes: readonly MediaType[]; schema: z.ZodType };
+  /** Success statuses with their body schema (303 has none). */
+  success: Partial<Record<200 | 303, z.ZodType | null>>;
+  /** Every status the operation may answer (part 4's table). */
+  statuses: readonly number[];
+  deprecated?: { successor: string };
+  /** Part 8: which policy counts a production call (every sandbox call counts as 'relaxed'). */
+  rateLimit: RateLimitPolicy;
+}
+
+const waitlistBase = {
+  methods: ['POST'],
+  auth: 'none',
+  tag: 'Waitlist',
+  request: { mediaTypes: ['application/json', 'application/x-www-form-urlencoded'], schema: WaitlistSignup },
+  success: { 200: Accepted, 303: null },
+  statuses: [200, 303, 400, 405, 413, 415, 422, 429, 500],
+  rateLimit: 'standard',
+} as const satisfies Omit<Route, 'id' | 'path' | 'summary' | 'description'>;
+
+export const ROUTES = [
+  {
+    id: 'getStatus',
+    path: API_PATHS.status,
+    methods: ['GET', 'HEAD'],
+    auth: 'none',
+    tag: 'Status',
+    summary: 'Status probe',
+    description: 'Zero-auth probe: answers 200 while the service is up, with links to the documentation.',
+    success: { 200: Status },
+    statuses: [200, 405, 429, 500],
+    rateLimit: 'relaxed',
+  },
+  {
+    id: 'createToken',
+    path: API_PATHS.token,
+    methods: ['POST'],
+    auth: 'client',
+    tag: 'OAuth',
+    summary: 'Issue an access token',
+    description:
+      'OAuth 2.0 client-credentials grant (RFC 6749 section 4.4). Authenticate with HTTP Basic ' +
+      '(client_secret_basic) or with client_id and client_secret in the body (client_secret_post). ' +
+      'The access token is an HS256 JWT valid for 900 seconds.',
+    request: { mediaTypes: ['application/x-www-form-urlencoded'], schema: TokenRequest },
+    success: { 200: TokenResponse },
+    statuses: [200, 400, 401, 405, 413, 429, 500],
+    rateLimit: 'standard',
+  },
+  {
+    ...waitlistBase,
+    id: 'joinWaitlist',
+    path: API_PATHS.waitlist,
+    summary: 'Join the waitlist',
+    description:
+      'Adds an address to the early-access waitlist, or updates it when it is already there. ' +
+      'New, repeated and discarded sign-ups get the same answer. A form-encoded submission is ' +
+      'answered with 303 to the thanks page.',
+  },
+  {
+    id: 'getWaitlistStats',
+    path: API_PATHS.stats,
+    methods: ['GET', 'HEAD'],
+    auth: 'bearer',
+    tag: 'Statistics',
+    summary: 'Waitlist statistics',
+    description: 'Aggregate counts of the waitlist, no personal data. Needs a token with scope waitlist:stats:read.',
+    success: { 200: WaitlistStats },
+    statuses: [200, 401, 403, 405, 429, 500],
+    rateLimit: 'standard',
+  },
+  {
+    ...waitlistBase,
+    id: 'joinWaitlistLegacy',
+    path: API_PATHS.waitlistLegacy,
+    summary: 'Join the waitlist (deprecated alias)',
+    description: 'Deprecated unversioned alias of POST /api/v1/waitlist; keeps working. Use /api/v1/waitlist.',
+    deprecated: { successor: API_PATHS.waitlist },
+  },
+  {
+    id: 'getApiIndex',
+    path: API_PATHS.index,
+    methods: ['GET', 'HEAD'],
+    auth: 'none',
+    tag: 'Discovery',
+    summary: 'API index',
+    description: 'Zero-auth index of this base path: absolute links to every operation and discovery document.',
+    success: { 200: ApiIndex },
+    statuses: [200, 405, 429, 500],
+    rateLimit: 'standard',
+  },
+] as const satisfies readonly Route[];
+
+export type RouteId = (typeof ROUTES)[number]['id'];
+
+export function routeById(id: RouteId): Route {
+  const route = ROUTES.find((r) => r.id === id);
+  if (!route) throw new Error(`unknown route ${id}`);
+  return route;
+}

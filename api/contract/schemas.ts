@@ -1,0 +1,131 @@
+/**
+ * Part 2: the resources, as zod schemas. Types come from `z.infer`; the OpenAPI document is
+ * generated from these schemas (`z.toJSONSchema`), and the sidecar validates with them.
+ */
+import { z } from 'zod';
+import { BUILDING, ENVIRONMENTS, LANGS, ROLES, SOURCES } from './enums.ts';
+import { ERROR_CODES, OAUTH_ERROR_CODES } from './errors.ts';
+import { API_VERSION, EMAIL_MAX_LENGTH, SERVICE_NAME, TOKEN_TTL_SECONDS } from './limits.ts';
+
+/** WaitlistSignup: request body of the waitlist operations (JSON or form-encoded). */
+export const WaitlistSignup = z
+  .object({
+    email: z.email().max(EMAIL_MAX_LENGTH).describe('E-mail address; stored lower-cased.'),
+    consent: z.literal(true).describe('Explicit consent of the address owner; must be true.'),
+    role: z.enum(ROLES).optional().describe('What describes you best.'),
+    building: z.enum(BUILDING).optional().describe('What you are building.'),
+    source: z.enum(SOURCES).optional().describe('Which form on the site was used.'),
+    lang: z.enum(LANGS).optional().describe('Language of the later notification; default en.'),
+    website: z.string().optional().describe('Honeypot: must stay empty.'),
+  })
+  .strict()
+  .meta({ id: 'WaitlistSignup', title: 'WaitlistSignup' });
+export type WaitlistSignup = z.infer<typeof WaitlistSignup>;
+
+/** Accepted: 200 body of the waitlist operations, identical for new, repeated and discarded requests. */
+export const Accepted = z
+  .object({ accepted: z.literal(true) })
+  .strict()
+  .meta({ id: 'Accepted', title: 'Accepted' });
+export type Accepted = z.infer<typeof Accepted>;
+
+/** Status: 200 body of the status probe; exactly these seven fields. */
+export const Status = z
+  .object({
+    status: z.literal('ok'),
+    service: z.literal(SERVICE_NAME),
+    apiVersion: z.literal(API_VERSION),
+    environment: z.enum(ENVIRONMENTS),
+    time: z.iso.datetime().describe('Current server time, ISO 8601 UTC.'),
+    docs: z.url().describe('Absolute URL of the API guide page.'),
+    openapi: z.url().describe('Absolute URL of the OpenAPI document.'),
+  })
+  .strict()
+  .meta({ id: 'Status', title: 'Status' });
+export type Status = z.infer<typeof Status>;
+
+const count = z.int().min(0);
+function countsOf<const T extends readonly string[]>(values: T, unanswered: boolean) {
+  const shape: Record<string, typeof count> = {};
+  for (const value of values) shape[value] = count;
+  if (unanswered) shape.unanswered = count;
+  return z.object(shape as Record<T[number] | 'unanswered', typeof count>).strict();
+}
+
+/** WaitlistStats: aggregate counts only, no personal data (field names are our design). */
+export const WaitlistStats = z
+  .object({
+    total: count.describe('All sign-ups.'),
+    last7Days: count.describe('Sign-ups first made in the last 7 days.'),
+    last30Days: count.describe('Sign-ups first made in the last 30 days.'),
+    byLang: countsOf(LANGS, false).describe('Sign-ups by notification language.'),
+    byRole: countsOf(ROLES, true).describe('Sign-ups by role; unanswered when not given.'),
+    byBuilding: countsOf(BUILDING, true).describe('Sign-ups by use case; unanswered when not given.'),
+    bySource: countsOf(SOURCES, true).describe('Sign-ups by form; unanswered for API sign-ups without source.'),
+    computedAt: z.iso.datetime().describe('When these numbers were computed, ISO 8601 UTC.'),
+  })
+  .strict()
+  .meta({ id: 'WaitlistStats', title: 'WaitlistStats' });
+export type WaitlistStats = z.infer<typeof WaitlistStats>;
+
+/** TokenRequest: form body of the token endpoint (RFC 6749 §4.4.2). Unknown parameters are ignored. */
+export const TokenRequest = z
+  .object({
+    grant_type: z.literal('client_credentials'),
+    client_id: z.string().optional().describe('Only with client_secret_post.'),
+    client_secret: z.string().optional().describe('Only with client_secret_post.'),
+    scope: z.string().optional().describe('Space-delimited scopes; omitted means all scopes of the client.'),
+  })
+  .meta({ id: 'TokenRequest', title: 'TokenRequest' });
+export type TokenRequest = z.infer<typeof TokenRequest>;
+
+/** TokenResponse: RFC 6749 §5.1. */
+export const TokenResponse = z
+  .object({
+    access_token: z.string().describe('HS256 JWT (typ at+jwt).'),
+    token_type: z.literal('Bearer'),
+    expires_in: z.literal(TOKEN_TTL_SECONDS),
+    scope: z.string().describe('Granted scopes, space-delimited.'),
+  })
+  .strict()
+  .meta({ id: 'TokenResponse', title: 'TokenResponse' });
+export type TokenResponse = z.infer<typeof TokenResponse>;
+
+/** Error: every error response except the token endpoint's 400 and 401. */
+export const ErrorBody = z
+  .object({ error: z.enum(ERROR_CODES), message: z.string() })
+  .strict()
+  .meta({ id: 'Error', title: 'Error' });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** OAuthError: 400 and 401 of the token endpoint (RFC 6749 §5.2). */
+export const OAuthErrorBody = z
+  .object({ error: z.enum(OAUTH_ERROR_CODES), error_description: z.string() })
+  .strict()
+  .meta({ id: 'OAuthError', title: 'OAuthError' });
+export type OAuthErrorBody = z.infer<typeof OAuthErrorBody>;
+
+/** ApiIndex: the zero-auth index of a base path (shape is our design). */
+export const ApiIndex = z
+  .object({
+    service: z.literal(SERVICE_NAME),
+    apiVersion: z.literal(API_VERSION),
+    environment: z.enum(ENVIRONMENTS),
+    links: z
+      .object({
+        status: z.url(),
+        token: z.url(),
+        stats: z.url(),
+        waitlist: z.url(),
+        openapi: z.url(),
+        openapiMarkdown: z.url(),
+        apiCatalog: z.url(),
+        authorizationServerMetadata: z.url(),
+        protectedResourceMetadata: z.url(),
+        guide: z.url(),
+      })
+      .strict(),
+  })
+  .strict()
+  .meta({ id: 'ApiIndex', title: 'ApiIndex' });
+export type ApiIndex = z.infer<typeof ApiIndex>;

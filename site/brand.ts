@@ -1,0 +1,24 @@
+/**
+ * Product and operator names: the one place they are written. Pages, the OpenAPI document,
+ * llms.txt and the discovery documents read them from here.
+ */
+export const BRAND = {
+  product: 'Nimbus',
+  productLong: 'Nimbus Cloud',
+  tagline: {
+    en: 'The managed cloud for AI agents and retrieval pipelines.',
+    de: 'Die verwaltete Cloud für KI-Agenten und Retrieval-Pipelines.',
+  },
+  operator: {
+    name: 'Nimbus Labs GmbH',
+    street: 'Musterstraße 1',
+    city: '10115 Berlin',
+    country: { en: 'Germany', de: 'Deutschland' },
+    register: 'Amtsgericht Berlin-Charlottenburg, HRB 000000',
+    vatId: 'DE000000000',
+    representative: 'Erika Mustermann',
+    email: 'hello@example.org',
+    privacyEmail: 'privacy@example.org',
+  },
+  license: { name: 'Proprietary', url: 'https://example.org/terms' },
+} as const;
