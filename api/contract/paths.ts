@@ -60,6 +60,18 @@ export function twinPath(pagePath: string): string {
   return `${pagePath.replace(/\/$/, '')}.md`;
 }
 
+/**
+ * The canonical URL path of a Markdown twin (inverse of twinPath, and also for documents such as
+ * `/openapi.json.md` -> `/openapi.json`). Returns undefined for a path that is not a twin.
+ */
+export function canonicalOfTwin(mdPath: string): string | undefined {
+  if (!mdPath.endsWith('.md')) return undefined;
+  const stem = mdPath.slice(0, -'.md'.length);
+  if (stem === '/index') return '/';
+  if (/\.[a-z0-9]+$/i.test(stem.split('/').pop() ?? '')) return stem;
+  return `${stem}/`;
+}
+
 /** Absolute URLs of one environment, derived from the base URL (no trailing slash). */
 export function environmentUrls(baseUrl: string, env: Environment) {
   const base = baseUrl.replace(/\/$/, '');
