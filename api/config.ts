@@ -62,6 +62,8 @@ export const ConfigSchema = z.object({
   SIDECAR_HOST: z.string().min(1).default('127.0.0.1'),
   SIDECAR_PORT: port.default(4322),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** Where `astro build` writes the site and the front serves it from. */
+  DIST_DIR: z.string().min(1).default('./dist'),
   TOKEN_KEY_PRODUCTION: tokenKey,
   TOKEN_KEY_SANDBOX: tokenKey,
   RATE_LIMIT_STANDARD: positiveInt.default(30),
