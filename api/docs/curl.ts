@@ -1,0 +1,38 @@
+/**
+ * A copy-and-paste curl command for an operation, against the sandbox server (it needs no
+ * credentials of your own), built from the operation's security and request example.
+ */
+import { SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET } from '../contract/index.ts';
+import { SCHEME } from './operations.ts';
+import type { OperationObject } from './openapi-types.ts';
+
+const JSON_TYPE = 'application/json';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** POSIX shell single quoting. */
+export function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+function usesScheme(op: OperationObject, name: string): boolean {
+  return op.security.some((requirement) => name in requirement);
+}
+
+export function curlCommand(serverUrl: string, method: string, path: string, op: OperationObject): string {
+  const args: string[] = ['curl -i'];
+  if (method.toUpperCase() !== 'GET' && !op.requestBody) args.push(`-X ${method.toUpperCase()}`);
+  if (usesScheme(op, SCHEME.clientBasic)) args.push(`-u ${shellQuote(`${SANDBOX_CLIENT_ID}:${SANDBOX_CLIENT_SECRET}`)}`);
+  if (usesScheme(op, SCHEME.sandbox)) args.push(`-H "Authorization: Bearer $ACCESS_TOKEN"`);
+  const content = op.requestBody?.content ?? {};
+  const json = content[JSON_TYPE];
+  const form = content[FORM_TYPE];
+  const example = (json ?? form)?.examples ? Object.values((json ?? form)!.examples!)[0]?.value : undefined;
+  if (json && example !== undefined) {
+    args.push(`-H ${shellQuote(`Content-Type: ${JSON_TYPE}`)}`, `--data ${shellQuote(JSON.stringify(example))}`);
+  } else if (form && example && typeof example === 'object') {
+    // curl sends --data-urlencode fields form-encoded, with Content-Type application/x-www-form-urlencoded.
+    for (const [key, value] of Object.entries(example)) args.push(`--data-urlencode ${shellQuote(`${key}=${String(value)}`)}`);
+  }
+  args.push(shellQuote(`${serverUrl}${path}`));
+  return args.join(' \\\n  ');
+}

@@ -1,0 +1,109 @@
+/**
+ * Discovery documents, pure functions of a base URL: the RFC 9727 API catalog (an RFC 9264
+ * linkset), RFC 8414 authorization-server metadata and RFC 9728 protected-resource metadata.
+ * Values with zero elements are never emitted (RFC 8414 §3.2, RFC 9728 §3.2).
+ */
+import { ENVIRONMENTS, SCOPES, TokenRequest, environmentUrls, type Environment } from '../contract/index.ts';
+import { BRAND } from '../../site/brand.ts';
+
+/** RFC 9727 §4.2: the catalog's media type, with the profile parameter it SHOULD carry. */
+export const API_CATALOG_CONTENT_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
+
+/** Media type of the OpenAPI 3.1 document in links (standards.md §11.1). */
+export const OPENAPI_LINK_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
+
+export interface LinkTarget {
+  href: string;
+  type: string;
+  title?: string;
+}
+
+export interface LinkContext {
+  anchor: string;
+  'service-desc': LinkTarget[];
+  'service-doc': LinkTarget[];
+  status: LinkTarget[];
+  'service-meta': LinkTarget[];
+}
+
+export interface Linkset {
+  linkset: LinkContext[];
+}
+
+const ENV_TITLE: Record<Environment, string> = { production: 'Production', sandbox: 'Sandbox' };
+
+/** RFC 9264 §4.2: the only top-level member is `linkset`; every relation's value is an array. */
+export function apiCatalog(baseUrl: string): Linkset {
+  return {
+    linkset: ENVIRONMENTS.map((env) => {
+      const urls = environmentUrls(baseUrl, env);
+      return {
+        anchor: urls.resource,
+        'service-desc': [{ href: urls.openapi, type: OPENAPI_LINK_TYPE, title: 'OpenAPI 3.1 description' }],
+        'service-doc': [
+          { href: urls.guide, type: 'text/html', title: 'API guide' },
+          { href: urls.guideMarkdown, type: 'text/markdown', title: 'API guide (Markdown)' },
+        ],
+        status: [{ href: urls.status, type: 'application/json', title: `${ENV_TITLE[env]} status probe` }],
+        'service-meta': [
+          { href: urls.protectedResourceMetadata, type: 'application/json', title: 'OAuth protected resource metadata (RFC 9728)' },
+        ],
+      };
+    }),
+  };
+}
+
+export interface AuthorizationServerMetadata {
+  issuer: string;
+  token_endpoint: string;
+  grant_types_supported: string[];
+  token_endpoint_auth_methods_supported: string[];
+  scopes_supported: string[];
+  service_documentation: string;
+  protected_resources: string[];
+}
+
+/**
+ * RFC 8414 §2. No `response_types_supported` (no authorization endpoint: an empty array is
+ * forbidden and a made-up value would lie; standards.md §0.3) and no `jwks_uri` (HS256 keys are
+ * never published).
+ */
+export function authorizationServerMetadata(baseUrl: string, env: Environment): AuthorizationServerMetadata {
+  const urls = environmentUrls(baseUrl, env);
+  return {
+    issuer: urls.issuer,
+    token_endpoint: urls.token,
+    grant_types_supported: [TokenRequest.shape.grant_type.value],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    scopes_supported: [...SCOPES],
+    service_documentation: urls.guide,
+    // RFC 9728 §4: the resources this issuer's tokens are meant for.
+    protected_resources: [urls.resource],
+  };
+}
+
+export interface ProtectedResourceMetadata {
+  resource: string;
+  authorization_servers: string[];
+  scopes_supported: string[];
+  bearer_methods_supported: string[];
+  resource_name: string;
+  resource_documentation: string;
+}
+
+/**
+ * RFC 9728 §2. One resource identifier for the whole /api/v1 tree of an environment (it is also
+ * the tokens' audience); see docs/openapi.md for the §3.3 exact-match discussion.
+ */
+export function protectedResourceMetadata(baseUrl: string, env: Environment): ProtectedResourceMetadata {
+  const urls = environmentUrls(baseUrl, env);
+  return {
+    resource: urls.resource,
+    authorization_servers: [urls.issuer],
+    scopes_supported: [...SCOPES],
+    // RFC 6750 §2.1 only: no form-body or query tokens.
+    bearer_methods_supported: ['header'],
+    resource_name: env === 'sandbox' ? `${BRAND.product} waitlist API (sandbox)` : `${BRAND.product} waitlist API`,
+    resource_documentation: urls.guide,
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * Examples of the document. Each is built from contract values and validated against its schema by
+ * the tests (test/openapi/document.test.ts), so an example can never contradict the schema.
+ */
+import type { z } from 'zod';
+import {
+  Accepted,
+  ApiIndex,
+  API_VERSION,
+  BUILDING,
+  ERROR_MESSAGES,
+  LANGS,
+  ROLES,
+  SCOPES,
+  SERVICE_NAME,
+  SOURCES,
+  TOKEN_TTL_SECONDS,
+  Status,
+  TokenRequest,
+  TokenResponse,
+  WaitlistStats,
+  environmentUrls,
+  type ErrorCode,
+  type Route,
+  type WaitlistSignup,
+} from '../contract/index.ts';
+import { usesOAuthError } from './error-codes.ts';
+import type { Example } from './openapi-types.ts';
+
+const EXAMPLE_TIME = '2026-01-15T09:30:00.000Z';
+
+export const EXAMPLE_SIGNUP: WaitlistSignup = {
+  email: 'ada@example.com',
+  consent: true,
+  role: ROLES[0],
+  building: BUILDING[0],
+  source: SOURCES[0],
+  lang: LANGS[0],
+};
+
+/** client_secret_basic sends no credentials in the body (RFC 6749 §2.3.1). */
+export const EXAMPLE_TOKEN_REQUEST: TokenRequest = {
+  grant_type: TokenRequest.shape.grant_type.value,
+  scope: SCOPES.join(' '),
+};
+
+/** Splits `total` over `keys` with falling shares, so that every breakdown adds up to the total. */
+function breakdown<K extends string>(keys: readonly K[], total: number): Record<K, number> {
+  const out = {} as Record<K, number>;
+  let left = total;
+  keys.forEach((key, i) => {
+    const share = i === keys.length - 1 ? left : Math.floor(left / 2);
+    out[key] = share;
+    left -= share;
+  });
+  return out;
+}
+
+function exampleStats(): WaitlistStats {
+  const total = 128;
+  return {
+    total,
+    last7Days: 12,
+    last30Days: 47,
+    // countsOf() in the contract types byLang with an `unanswered` key that its schema does not have.
+    byLang: breakdown(LANGS, total) as WaitlistStats['byLang'],
+    byRole: breakdown([...ROLES, 'unanswered'] as const, total),
+    byBuilding: breakdown([...BUILDING, 'unanswered'] as const, total),
+    bySource: breakdown([...SOURCES, 'unanswered'] as const, total),
+    computedAt: EXAMPLE_TIME,
+  };
+}
+
+function exampleIndex(baseUrl: string): ApiIndex {
+  const urls = environmentUrls(baseUrl, 'production');
+  return {
+    service: SERVICE_NAME,
+    apiVersion: API_VERSION,
+    environment: 'production',
+    links: {
+      status: urls.status,
+      token: urls.token,
+      stats: urls.stats,
+      waitlist: urls.waitlist,
+      openapi: urls.openapi,
+      openapiMarkdown: urls.openapiMarkdown,
+      apiCatalog: urls.apiCatalog,
+      authorizationServerMetadata: urls.authorizationServerMetadata,
+      protectedResourceMetadata: urls.protectedResourceMetadata,
+      guide: urls.guide,
+    },
+  };
+}
+
+function exampleStatus(baseUrl: string): Status {
+  const urls = environmentUrls(baseUrl, 'production');
+  return {
+    status: 'ok',
+    service: SERVICE_NAME,
+    apiVersion: API_VERSION,
+    environment: 'production',
+    time: EXAMPLE_TIME,
+    docs: urls.guide,
+    openapi: urls.openapi,
+  };
+}
+
+const EXAMPLE_TOKEN: TokenResponse = {
+  access_token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2lnbmF0dXJl',
+  token_type: 'Bearer',
+  expires_in: TOKEN_TTL_SECONDS,
+  scope: SCOPES.join(' '),
+};
+
+const ACCEPTED: Accepted = { accepted: true };
+
+/** The example of a 200 body, by its schema. */
+export function successExample(schema: z.ZodType, baseUrl: string): Example {
+  const examples = new Map<z.ZodType, Example>([
+    [Status, { summary: 'The service is up', value: exampleStatus(baseUrl) }],
+    [TokenResponse, { summary: 'A token for the statistics scope', value: EXAMPLE_TOKEN }],
+    [Accepted, { summary: 'Accepted (new, repeated or discarded sign-up)', value: ACCEPTED }],
+    [WaitlistStats, { summary: 'Aggregate counts', value: exampleStats() }],
+    [ApiIndex, { summary: 'Links of the production API', value: exampleIndex(baseUrl) }],
+  ]);
+  const example = examples.get(schema);
+  if (!example) throw new Error('a success schema has no example: add one in api/docs/examples.ts');
+  return example;
+}
+
+export function requestExample(route: Route): Example {
+  if (route.auth === 'client') return { summary: 'client_secret_basic: credentials in the Authorization header', value: EXAMPLE_TOKEN_REQUEST };
+  return { summary: 'A sign-up with every optional answer', value: EXAMPLE_SIGNUP };
+}
+
+export function errorExample(route: Route, status: number, code: ErrorCode): Example {
+  const text = ERROR_MESSAGES[code];
+  const value = usesOAuthError(route, status) ? { error: code, error_description: text } : { error: code, message: text };
+  return { summary: code, value };
+}

@@ -1,0 +1,119 @@
+/**
+ * Response headers of the document: reusable `components.headers`, and which of them each
+ * (operation, status) carries. Part 8 lists the headers on every API response.
+ */
+import { API_VERSION, RATE_LIMIT_WINDOW_SECONDS, ROUTES, type Route } from '../contract/index.ts';
+import type { HeaderObject, Ref } from './openapi-types.ts';
+
+const nonNegativeInteger = { type: 'integer', minimum: 0 };
+
+function allowName(methods: readonly string[]): string {
+  return `Allow-${methods.join('-')}`;
+}
+
+export function headerComponents(): Record<string, HeaderObject> {
+  const headers: Record<string, HeaderObject> = {
+    'RateLimit-Limit': {
+      description: 'Requests allowed in the current window (draft-ietf-httpapi-ratelimit-headers-06).',
+      required: true,
+      schema: nonNegativeInteger,
+    },
+    'RateLimit-Remaining': {
+      description: 'Requests left in the current window.',
+      required: true,
+      schema: nonNegativeInteger,
+    },
+    'RateLimit-Reset': {
+      description: 'Seconds until the current window resets (a delay, not a timestamp).',
+      required: true,
+      schema: nonNegativeInteger,
+    },
+    'RateLimit-Policy': {
+      description: `The quota and its window in seconds, e.g. \`30;w=${RATE_LIMIT_WINDOW_SECONDS}\`.`,
+      required: true,
+      schema: { type: 'string', pattern: '^\\d+;w=\\d+(\\s*,\\s*\\d+;w=\\d+)*$' },
+    },
+    'X-API-Version': {
+      description: 'Major version of the API; the same as the version in the path.',
+      required: true,
+      schema: { type: 'string', const: API_VERSION },
+    },
+    'Retry-After': {
+      description: 'Seconds to wait before the next request (RFC 9110 §10.2.3).',
+      required: true,
+      schema: nonNegativeInteger,
+    },
+    Location: {
+      description: 'The thanks page in the language of the sign-up.',
+      required: true,
+      schema: { type: 'string', format: 'uri-reference' },
+    },
+    'WWW-Authenticate-Bearer': {
+      description:
+        'Bearer challenge (RFC 6750 §3) with a resource_metadata pointer to the protected resource ' +
+        'metadata (RFC 9728 §5.1); names the error when a token was presented.',
+      required: true,
+      schema: { type: 'string', pattern: '^Bearer ' },
+    },
+    'WWW-Authenticate-Basic': {
+      description: 'Basic challenge (RFC 7617) when the client authenticated with HTTP Basic.',
+      schema: { type: 'string', pattern: '^Basic ' },
+    },
+    'Cache-Control-NoStore': {
+      description: 'Token responses are never cached (RFC 6749 §5.1).',
+      required: true,
+      schema: { type: 'string', pattern: '(^|,)\\s*no-store\\s*(,|$)' },
+    },
+    'Pragma-NoCache': {
+      description: 'HTTP/1.0 caches: never cache (RFC 6749 §5.1).',
+      required: true,
+      schema: { type: 'string', const: 'no-cache' },
+    },
+    Deprecation: {
+      description: 'This operation is deprecated (RFC 9745): `@` followed by the Unix time of the deprecation.',
+      required: true,
+      schema: { type: 'string', pattern: '^@-?\\d+$' },
+    },
+    'Link-Successor': {
+      description: 'Link to the successor operation (`rel="successor-version"`) and the deprecation notes.',
+      schema: { type: 'string' },
+    },
+  };
+  for (const route of ROUTES) {
+    headers[allowName(route.methods)] = {
+      description: 'The methods this resource accepts (RFC 9110 §10.2.1).',
+      required: true,
+      schema: { type: 'string', const: route.methods.join(', ') },
+    };
+  }
+  return headers;
+}
+
+const ref = (name: string): Ref => ({ $ref: `#/components/headers/${name}` });
+
+/** The headers one response of one operation carries, by header name. */
+export function responseHeaders(route: Route, status: number): Record<string, Ref> {
+  const headers: Record<string, Ref> = {
+    'RateLimit-Limit': ref('RateLimit-Limit'),
+    'RateLimit-Remaining': ref('RateLimit-Remaining'),
+    'RateLimit-Reset': ref('RateLimit-Reset'),
+    'RateLimit-Policy': ref('RateLimit-Policy'),
+    'X-API-Version': ref('X-API-Version'),
+  };
+  if (status === 429) headers['Retry-After'] = ref('Retry-After');
+  if (status === 303) headers.Location = ref('Location');
+  if (status === 405) headers.Allow = ref(allowName(route.methods));
+  if (route.auth === 'bearer' && (status === 401 || status === 403)) {
+    headers['WWW-Authenticate'] = ref('WWW-Authenticate-Bearer');
+  }
+  if (route.auth === 'client' && status === 401) headers['WWW-Authenticate'] = ref('WWW-Authenticate-Basic');
+  if (route.auth === 'client' && status === 200) {
+    headers['Cache-Control'] = ref('Cache-Control-NoStore');
+    headers.Pragma = ref('Pragma-NoCache');
+  }
+  if (route.deprecated && (status === 200 || status === 303)) {
+    headers.Deprecation = ref('Deprecation');
+    headers.Link = ref('Link-Successor');
+  }
+  return headers;
+}

@@ -1,0 +1,140 @@
+/**
+ * One OpenAPI operation per route of the contract's route table (part 4), with its request body,
+ * every status of part 4's table, their bodies, headers and examples.
+ */
+import {
+  BODY_LIMIT_BYTES,
+  RATE_LIMIT_POLICIES,
+  RATE_LIMIT_WINDOW_SECONDS,
+  STATS_SCOPE,
+  type Method,
+  type Route,
+} from '../contract/index.ts';
+import { errorCodesFor, errorSchemaFor } from './error-codes.ts';
+import { errorExample, requestExample, successExample } from './examples.ts';
+import { responseHeaders } from './headers.ts';
+import { schemaId, schemaRef } from './json-schemas.ts';
+import type { HttpMethodKey, OperationObject, ResponseObject, SecurityRequirement } from './openapi-types.ts';
+
+/** Names of the security schemes in `components.securitySchemes`. */
+export const SCHEME = {
+  production: 'oauth2',
+  sandbox: 'oauth2Sandbox',
+  clientBasic: 'clientSecretBasic',
+} as const;
+
+const JSON_TYPE = 'application/json';
+
+/** RFC 9110 §15 reason phrases. */
+const REASON: Record<number, string> = {
+  200: 'OK',
+  303: 'See Other',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+};
+
+export function reasonPhrase(status: number): string {
+  const reason = REASON[status];
+  if (!reason) throw new Error(`no reason phrase for status ${status}`);
+  return reason;
+}
+
+/**
+ * HEAD is not a separate operation: RFC 9110 §9.3.2 makes it GET without content, and the
+ * sidecar answers it for every GET route. The document describes GET; the description says so.
+ */
+export function methodKey(methods: readonly Method[]): HttpMethodKey {
+  return methods.includes('POST') ? 'post' : 'get';
+}
+
+function security(route: Route): SecurityRequirement[] {
+  switch (route.auth) {
+    case 'none':
+      return [];
+    // RFC 6749 §2.3.1: HTTP Basic, or (the empty requirement) client_id and client_secret in the form body.
+    case 'client':
+      return [{ [SCHEME.clientBasic]: [] }, {}];
+    case 'bearer':
+      return [{ [SCHEME.production]: [STATS_SCOPE] }, { [SCHEME.sandbox]: [STATS_SCOPE] }];
+  }
+}
+
+function description(route: Route): string {
+  const lines = [route.description];
+  if (route.methods.includes('HEAD')) lines.push('HEAD answers like GET, without a body.');
+  if (route.auth === 'bearer') {
+    lines.push('Use a token from the token endpoint of the same environment: production tokens fail on the sandbox and the other way round.');
+  }
+  lines.push(
+    `Rate limit: ${RATE_LIMIT_POLICIES[route.rateLimit]} requests per ${RATE_LIMIT_WINDOW_SECONDS} seconds per client ` +
+      `(sandbox: ${RATE_LIMIT_POLICIES.relaxed}).`,
+  );
+  return lines.join('\n\n');
+}
+
+function successResponse(route: Route, status: 200 | 303, baseUrl: string): ResponseObject {
+  const headers = responseHeaders(route, status);
+  const schema = route.success[status];
+  if (status === 303 || !schema) {
+    return {
+      description: `${reasonPhrase(status)}: the form-encoded sign-up was accepted; Location is the thanks page in the language of the sign-up.`,
+      headers,
+    };
+  }
+  return {
+    description: `${reasonPhrase(status)}: ${schemaId(schema)}.`,
+    headers,
+    content: { [JSON_TYPE]: { schema: schemaRef(schema), examples: { ok: successExample(schema, baseUrl) } } },
+  };
+}
+
+function errorResponse(route: Route, status: number): ResponseObject {
+  const codes = errorCodesFor(route, status);
+  if (codes.length === 0) throw new Error(`${route.id}: no error code has status ${status}`);
+  const examples = Object.fromEntries(codes.map((code) => [code, errorExample(route, status, code)]));
+  return {
+    description: `${reasonPhrase(status)}. Error codes: ${codes.map((code) => `\`${code}\``).join(', ')}.`,
+    headers: responseHeaders(route, status),
+    content: { [JSON_TYPE]: { schema: schemaRef(errorSchemaFor(route, status)), examples } },
+  };
+}
+
+export function operation(route: Route, baseUrl: string): OperationObject {
+  const responses: Record<string, ResponseObject> = {};
+  for (const status of route.statuses) {
+    responses[String(status)] =
+      status === 200 || status === 303 ? successResponse(route, status, baseUrl) : errorResponse(route, status);
+  }
+  const op: OperationObject = {
+    operationId: route.id,
+    summary: route.summary,
+    description: description(route),
+    tags: [route.tag],
+    security: security(route),
+    responses,
+  };
+  if (route.deprecated) op.deprecated = true;
+  if (route.request) {
+    const limitKb = BODY_LIMIT_BYTES / 1024;
+    const example = requestExample(route);
+    op.requestBody = {
+      required: true,
+      description:
+        route.request.mediaTypes.length > 1
+          ? `The same fields as JSON or form-encoded (in a form, a boolean is the text \`true\`). At most ${limitKb} KB.`
+          : `Form-encoded. At most ${limitKb} KB.`,
+      content: Object.fromEntries(
+        route.request.mediaTypes.map((type) => [type, { schema: schemaRef(route.request!.schema), examples: { example } }]),
+      ),
+    };
+  }
+  return op;
+}

@@ -1,0 +1,61 @@
+/**
+ * Reads a JSON Schema object of the document as rows of a field table: name (dotted for nested
+ * objects), type, required, and the rules a reader needs (enum, const, length, range, format).
+ */
+import type { JsonSchema, OpenApiDocument } from './openapi-types.ts';
+
+export interface FieldRow {
+  name: string;
+  type: string;
+  required: boolean;
+  rules: string[];
+  description?: string;
+}
+
+/** Follows a local `#/components/schemas/...` reference. */
+export function resolveSchema(doc: OpenApiDocument, schema: JsonSchema): JsonSchema {
+  const ref = schema.$ref;
+  if (typeof ref !== 'string') return schema;
+  const name = ref.replace('#/components/schemas/', '');
+  const target = doc.components.schemas[name];
+  if (!target) throw new Error(`unresolved reference ${ref}`);
+  return resolveSchema(doc, target);
+}
+
+export function refName(schema: JsonSchema | undefined): string | undefined {
+  const ref = schema?.$ref;
+  return typeof ref === 'string' ? ref.split('/').pop() : undefined;
+}
+
+function typeOf(schema: JsonSchema): string {
+  const type = Array.isArray(schema.type) ? schema.type.join(' or ') : String(schema.type ?? 'any');
+  return typeof schema.format === 'string' ? `${type} (${schema.format})` : type;
+}
+
+function rulesOf(schema: JsonSchema): string[] {
+  const rules: string[] = [];
+  if ('const' in schema) rules.push(`always ${JSON.stringify(schema.const)}`);
+  if (Array.isArray(schema.enum)) rules.push(`one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`);
+  if (typeof schema.maxLength === 'number') rules.push(`at most ${schema.maxLength} characters`);
+  if (typeof schema.minLength === 'number' && schema.minLength > 0) rules.push(`at least ${schema.minLength} characters`);
+  // zod writes Number.MAX_SAFE_INTEGER as the maximum of an int; it is no rule a reader needs.
+  if (typeof schema.minimum === 'number') rules.push(`at least ${schema.minimum}`);
+  if (typeof schema.maximum === 'number' && schema.maximum < Number.MAX_SAFE_INTEGER) rules.push(`at most ${schema.maximum}`);
+  return rules;
+}
+
+export function fieldRows(doc: OpenApiDocument, schema: JsonSchema, prefix = ''): FieldRow[] {
+  const resolved = resolveSchema(doc, schema);
+  const properties = (resolved.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((resolved.required ?? []) as string[]);
+  const rows: FieldRow[] = [];
+  for (const [key, raw] of Object.entries(properties)) {
+    const property = resolveSchema(doc, raw);
+    const name = `${prefix}${key}`;
+    const row: FieldRow = { name, type: typeOf(property), required: required.has(key), rules: rulesOf(property) };
+    if (typeof property.description === 'string') row.description = property.description;
+    rows.push(row);
+    if (property.type === 'object' && property.properties) rows.push(...fieldRows(doc, property, `${name}.`));
+  }
+  return rows;
+}
