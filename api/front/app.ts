@@ -1,0 +1,95 @@
+/**
+ * The front's request handler: API paths to the sidecar, everything else from the in-memory site.
+ * Static answers are chosen from precomputed representations; nothing here touches the disk.
+ */
+import type http from 'node:http';
+import { requestLine } from './log.ts';
+import { negotiateCoding, negotiatePage } from './negotiate.ts';
+import { isApiPath } from './proxy.ts';
+import { SECURITY_HEADERS } from './headers.ts';
+import { matchesIfNoneMatch, type Representation } from './representation.ts';
+import { parseTarget } from './request-path.ts';
+import type { Site } from './static.ts';
+
+export interface FrontOptions {
+  site: Site;
+  proxy: (req: http.IncomingMessage, res: http.ServerResponse) => void;
+  /** Receives one line per finished request; omit to log nothing. */
+  log?: (line: string) => void;
+  /** Milliseconds, for durations in the log. */
+  now?: () => number;
+}
+
+const ALLOW = 'GET, HEAD';
+
+export function createFrontHandler(options: FrontOptions): http.RequestListener {
+  const { site, proxy, log } = options;
+  const now = options.now ?? (() => performance.now());
+
+  return (req, res) => {
+    const target = req.url ?? '/';
+    if (log) {
+      const started = now();
+      res.once('close', () => {
+        log(requestLine(req.method ?? '-', target, res.writableFinished ? res.statusCode : `${res.statusCode}-aborted`, now() - started));
+      });
+    }
+    if (isApiPath(target)) return proxy(req, res);
+
+    const parsed = parseTarget(target);
+    if (!parsed.ok) {
+      if (parsed.reason === 'dotfile') return notFound(req, res, target.split('?', 1)[0]);
+      return plain(res, 400, 'Bad Request');
+    }
+    const route = site.routes.get(parsed.path);
+    if (!route) return notFound(req, res, parsed.path);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      // RFC 9110 §15.5.6: 405 lists the methods the resource supports. OPTIONS is one of the others.
+      return plain(res, 405, 'Method Not Allowed', ['Allow', ALLOW]);
+    }
+    switch (route.kind) {
+      case 'redirect':
+        res.writeHead(301, ['Location', route.location + parsed.query, 'Content-Length', '0', ...SECURITY_HEADERS]);
+        return void res.end();
+      case 'page': {
+        const markdown = route.markdown && negotiatePage(req.headers.accept) === 'markdown';
+        return send(req, res, markdown ? route.markdown! : route.html, 200);
+      }
+      case 'file':
+        return send(req, res, route.rep, 200);
+    }
+  };
+
+  function notFound(req: http.IncomingMessage, res: http.ServerResponse, path: string): void {
+    const pages = site.notFound(path);
+    const wantsMarkdown = negotiatePage(req.headers.accept) === 'markdown';
+    const rep = (wantsMarkdown && pages.markdown) || pages.html || pages.markdown;
+    if (!rep) return plain(res, 404, 'Not Found');
+    send(req, res, rep, 404);
+  }
+}
+
+function send(req: http.IncomingMessage, res: http.ServerResponse, rep: Representation, status: 200 | 404): void {
+  const coding = negotiateCoding(req.headers['accept-encoding'] as string | undefined, rep.codings);
+  const encoded = rep.encoded[coding] ?? rep.encoded.identity;
+  const ifNoneMatch = req.headers['if-none-match'];
+  // RFC 9110 §13.1.2: only GET and HEAD turn a matching If-None-Match into 304.
+  if (status === 200 && rep.meta.validators && ifNoneMatch && matchesIfNoneMatch(ifNoneMatch, encoded.etag)) {
+    res.writeHead(304, encoded.notModified as string[]);
+    return void res.end();
+  }
+  res.writeHead(status, encoded.ok as string[]);
+  res.end(req.method === 'HEAD' ? undefined : encoded.body);
+}
+
+function plain(res: http.ServerResponse, status: number, text: string, extra: string[] = []): void {
+  const body = `${text}\n`;
+  res.writeHead(status, [
+    'Content-Type', 'text/plain; charset=utf-8',
+    'Content-Length', String(Buffer.byteLength(body)),
+    'Cache-Control', 'no-store',
+    ...extra,
+    ...SECURITY_HEADERS,
+  ]);
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}

@@ -1,0 +1,83 @@
+/**
+ * Response headers of static files, decided once per file at start-up. Responses are written
+ * from flat `[name, value, name, value, …]` arrays that are built here and never rebuilt.
+ */
+import type { Coding } from './negotiate.ts';
+
+export type RawHeaders = readonly string[];
+
+/** No inline script or style anywhere: the site ships its script as a file under /_astro/. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "object-src 'none'",
+].join('; ');
+
+/** On every static response, pages or not: a stray SVG or text file gets the same protection. */
+export const SECURITY_HEADERS: RawHeaders = [
+  'Content-Security-Policy', CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options', 'nosniff',
+  'Referrer-Policy', 'strict-origin-when-cross-origin',
+];
+
+/** Astro fingerprints everything under /_astro/: a changed file gets a new name. */
+const IMMUTABLE_PREFIX = '/_astro/';
+export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Everything else may be stored but is revalidated with its ETag before each use. */
+export const CACHE_REVALIDATE = 'public, max-age=0, must-revalidate';
+
+export function cacheControlFor(urlPath: string): string {
+  return urlPath.startsWith(IMMUTABLE_PREFIX) ? CACHE_IMMUTABLE : CACHE_REVALIDATE;
+}
+
+/** One `Link` field value (RFC 8288 §3). */
+export function link(href: string, rel: string, type?: string): string {
+  return `<${href}>; rel="${rel}"${type ? `; type="${type}"` : ''}`;
+}
+
+export interface Described {
+  contentType: string;
+  cacheControl: string;
+  links: readonly string[];
+  /** Request fields that select the representation besides Accept-Encoding, e.g. Accept. */
+  vary: readonly string[];
+  /** False for error pages: they carry no ETag and are never answered with 304. */
+  validators: boolean;
+}
+
+export interface EncodedBody {
+  coding: Coding;
+  etag: string;
+  length: number;
+}
+
+/** The 200 headers of one encoded body. Vary names Accept-Encoding whenever codings were on offer. */
+export function okHeaders(meta: Described, body: EncodedBody, codingsOffered: boolean): RawHeaders {
+  return [
+    'Content-Type', meta.contentType,
+    'Content-Length', String(body.length),
+    ...(body.coding === 'identity' ? [] : ['Content-Encoding', body.coding]),
+    ...validatorHeaders(meta, body, codingsOffered),
+  ];
+}
+
+/**
+ * RFC 9110 §15.4.5: a 304 carries ETag, Vary and Cache-Control as the 200 would, and no
+ * representation metadata (type, length, coding).
+ */
+export function validatorHeaders(meta: Described, body: EncodedBody, codingsOffered: boolean): string[] {
+  const vary = [...meta.vary, ...(codingsOffered ? ['Accept-Encoding'] : [])];
+  return [
+    ...(meta.validators ? ['ETag', body.etag] : []),
+    'Cache-Control', meta.cacheControl,
+    ...(vary.length ? ['Vary', vary.join(', ')] : []),
+    ...(meta.links.length ? ['Link', meta.links.join(', ')] : []),
+    ...SECURITY_HEADERS,
+  ];
+}

@@ -1,0 +1,68 @@
+/**
+ * Content negotiation, pure: request header value in, choice out. Parsing and ranking are
+ * negotiator's (jshttp); this module only decides what the ranking means for the front.
+ */
+import Negotiator from 'negotiator';
+
+export type Variant = 'html' | 'markdown';
+export type Coding = 'br' | 'gzip' | 'identity';
+
+/** HTML first: it is the default whenever the ranking leaves the choice open (the wildcards `text/*` and star-slash-star). */
+// With their charset, so a range such as `text/markdown;charset=utf-8` matches too.
+const MEDIA_TYPES = ['text/html;charset=utf-8', 'text/markdown;charset=utf-8'] as const;
+const VARIANT: Record<(typeof MEDIA_TYPES)[number], Variant> = {
+  'text/html;charset=utf-8': 'html',
+  'text/markdown;charset=utf-8': 'markdown',
+};
+const CODINGS = ['br', 'gzip', 'identity'] as const;
+
+/**
+ * Which representation of a page to send for an `Accept` value.
+ *
+ * negotiator ranks by q-value, then by specificity of the matching range (`text/markdown` beats
+ * a wildcard), then by the order the client listed them; on a full tie HTML comes first. A range with
+ * q=0 excludes the type (RFC 9110 §12.4.2), and when neither type is acceptable the front sends
+ * HTML anyway rather than 406 (RFC 9110 §12.1 allows ignoring Accept).
+ */
+export function negotiatePage(accept: string | undefined): Variant {
+  if (accept === undefined) return 'html';
+  return memo(pageCache, accept, () => {
+    const best = new Negotiator({ headers: { accept } }).mediaType(MEDIA_TYPES) as keyof typeof VARIANT | undefined;
+    return best ? VARIANT[best] : 'html';
+  });
+}
+
+/** Which content-coding to send (RFC 9110 §12.5.3); `identity` unless the client asks. */
+export function negotiateCoding(acceptEncoding: string | undefined, available: readonly Coding[]): Coding {
+  if (acceptEncoding === undefined || available.length === 1) return 'identity';
+  const key = `${available.join(',')}|${acceptEncoding}`;
+  return memo(codingCache, key, () => {
+    const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }) as EncodingNegotiator;
+    // Equal q-values: the smaller encoding wins, whatever order the client listed them in.
+    const best = negotiator.encoding(available, { preferred: CODINGS });
+    return (best as Coding | undefined) ?? 'identity';
+  });
+}
+
+/** negotiator 1.x accepts a `preferred` order for ties; @types/negotiator predates it. */
+interface EncodingNegotiator {
+  encoding(available: readonly string[], options: { preferred: readonly string[] }): string | undefined;
+}
+
+/**
+ * Header values repeat (every browser of one kind sends the same Accept), so results are cached.
+ * The cache is bounded: when full it starts over, so a client sending random headers costs only
+ * the parse it would have cost anyway.
+ */
+const MEMO_LIMIT = 512;
+const pageCache = new Map<string, Variant>();
+const codingCache = new Map<string, Coding>();
+
+function memo<T>(cache: Map<string, T>, key: string, compute: () => T): T {
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const value = compute();
+  if (cache.size >= MEMO_LIMIT) cache.clear();
+  cache.set(key, value);
+  return value;
+}

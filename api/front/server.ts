@@ -1,0 +1,41 @@
+/** The front's HTTP server: listen, and stop without cutting requests in flight. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Listening {
+  server: http.Server;
+  /** e.g. http://127.0.0.1:4321 (IPv6 hosts in brackets). */
+  url: string;
+  /** Stops accepting, lets requests in flight finish (at most graceMs), then closes what is left. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function listen(handler: http.RequestListener, host: string, port: number): Promise<Listening> {
+  const server = http.createServer({ keepAliveTimeout: 5_000 }, handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    server,
+    url: `http://${shownHost}:${address.port}`,
+    close: (graceMs = 10_000) => (closing ??= closeGracefully(server, graceMs)),
+  };
+}
+
+async function closeGracefully(server: http.Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Kept-alive connections with no request in flight go now; busy ones as soon as they fall idle.
+  server.closeIdleConnections();
+  const sweep = setInterval(() => server.closeIdleConnections(), 25);
+  const deadline = new Promise<'late'>((resolve) => setTimeout(resolve, graceMs, 'late').unref());
+  if ((await Promise.race([closed, deadline])) === 'late') server.closeAllConnections();
+  clearInterval(sweep);
+  await closed;
+}

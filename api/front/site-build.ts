@@ -1,0 +1,96 @@
+/**
+ * `npm start` builds the site only when needed: when DIST_DIR is missing, or when a build input
+ * or a build-relevant setting changed since the last build. The last build is recorded in a stamp
+ * outside dist/ (one per DIST_DIR), so a half-written dist/ from a failed build is never trusted.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config.ts';
+
+/** Files and folders whose change changes the build (relative to the project root). */
+export const BUILD_INPUTS = ['content', 'site', 'public', 'api/contract', 'api/docs', 'astro.config.mjs', 'package-lock.json'];
+
+/** Settings the build bakes into dist/ (absolute URLs, security.txt). */
+const BUILD_SETTINGS = ['BASE_URL', 'SECURITY_CONTACT'] as const satisfies readonly (keyof Config)[];
+
+interface Stamp {
+  distDir: string;
+  settings: Record<string, string>;
+  /** When the last successful build started (ms since epoch): later edits make it stale. */
+  startedAt: number;
+}
+
+export function stampPath(root: string, distDir: string): string {
+  const key = createHash('sha256').update(path.resolve(root, distDir)).digest('hex').slice(0, 16);
+  return path.join(root, 'node_modules', '.cache', 'site-build', `${key}.json`);
+}
+
+/** Why the site must be built, or undefined when dist/ is current. */
+export async function staleReason(root: string, config: Config): Promise<string | undefined> {
+  const distDir = path.resolve(root, config.DIST_DIR);
+  if (!(await exists(path.join(distDir, 'index.html')))) return `${config.DIST_DIR} has no build`;
+  let stamp: Stamp;
+  try {
+    stamp = JSON.parse(await readFile(stampPath(root, config.DIST_DIR), 'utf8')) as Stamp;
+  } catch {
+    return 'no record of the last build';
+  }
+  for (const name of BUILD_SETTINGS) {
+    if (stamp.settings?.[name] !== String(config[name])) return `${name} differs from the last build`;
+  }
+  const newest = await newestInput(root);
+  if (newest && newest.mtimeMs > stamp.startedAt) return `${newest.file} changed since the last build`;
+  return undefined;
+}
+
+/** Runs `astro build` into DIST_DIR with the same environment, then records the stamp. */
+export async function buildSite(root: string, config: Config, env: NodeJS.ProcessEnv, quiet = false): Promise<void> {
+  const startedAt = Date.now();
+  const distDir = path.resolve(root, config.DIST_DIR);
+  // The astro bin's shebang would pick the machine's Node from PATH; run it with this Node instead.
+  const cli = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
+  const child = spawn(process.execPath, [cli, 'build', '--outDir', distDir], {
+    cwd: root,
+    env: { ASTRO_TELEMETRY_DISABLED: '1', ...env },
+    stdio: quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`astro build failed (exit ${code})${quiet ? `:\n${output}` : ''}`);
+  const stamp: Stamp = {
+    distDir,
+    settings: Object.fromEntries(BUILD_SETTINGS.map((name) => [name, String(config[name])])),
+    startedAt,
+  };
+  const file = stampPath(root, config.DIST_DIR);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(stamp, null, 2)}\n`);
+}
+
+async function newestInput(root: string): Promise<{ file: string; mtimeMs: number } | undefined> {
+  let newest: { file: string; mtimeMs: number } | undefined;
+  for (const input of BUILD_INPUTS) {
+    const full = path.join(root, input);
+    const info = await stat(full).catch(() => undefined);
+    if (!info) continue;
+    const files = info.isDirectory()
+      ? (await readdir(full, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name))
+      : [full];
+    for (const file of files) {
+      const { mtimeMs } = await stat(file);
+      if (!newest || mtimeMs > newest.mtimeMs) newest = { file: path.relative(root, file), mtimeMs };
+    }
+  }
+  return newest;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}

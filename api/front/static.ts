@@ -1,0 +1,125 @@
+/**
+ * dist/ loaded into memory at start: the URL table of the site. Requests are answered from this
+ * table only; the walk does not follow symbolic links, so nothing outside dist/ can be reached.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DISCOVERY_PATHS, LANGS, PAGE_PATHS, canonicalOfTwin, twinPath } from '../contract/index.ts';
+import { CACHE_REVALIDATE, cacheControlFor, link, type Described } from './headers.ts';
+import { ALIASES, contentTypeOf } from './media-types.ts';
+import { represent, type Representation } from './representation.ts';
+
+export type Route =
+  | { kind: 'page'; html: Representation; markdown?: Representation }
+  | { kind: 'file'; rep: Representation }
+  | { kind: 'redirect'; location: string };
+
+/** A 404 body in both variants (either may be missing from a build). */
+export interface NotFound {
+  html?: Representation;
+  markdown?: Representation;
+}
+
+export interface Site {
+  routes: ReadonlyMap<string, Route>;
+  /** The 404 body for a path: the language's own 404 page under its prefix (e.g. /de/). */
+  notFound(urlPath: string): NotFound;
+}
+
+const FALLBACK_TYPE = 'application/octet-stream';
+/** 404 pages, per language prefix: served with status 404 only, never as a 200 at their own address. */
+const NOT_FOUND_PREFIXES = LANGS.map((lang) => PAGE_PATHS.home[lang]).sort((a, b) => b.length - a.length);
+const notFoundFiles = (prefix: string) => ({ html: `${prefix}404.html`, markdown: twinPath(`${prefix}404/`) });
+
+export async function loadSite(distDir: string, baseUrl: string): Promise<Site> {
+  const files = await readTree(path.resolve(distDir));
+  if (!files.size) throw new Error(`${distDir} holds no files: build the site first (npm run build)`);
+  const hidden = new Set<string>([...Object.values(ALIASES), ...NOT_FOUND_PREFIXES.flatMap((p) => Object.values(notFoundFiles(p)))]);
+  const pages = new Set([...files.keys()].filter((p) => p.endsWith('/index.html')).map((p) => p.slice(0, -'index.html'.length)));
+  const homes = new Set<string>(Object.values(PAGE_PATHS.home));
+  const catalogLink = link(`${baseUrl}${DISCOVERY_PATHS.apiCatalog}`, 'api-catalog');
+  const routes = new Map<string, Route>();
+  const pending: Promise<void>[] = [];
+
+  for (const dir of pages) {
+    const twin = files.has(twinPath(dir)) ? twinPath(dir) : undefined;
+    const vary = twin ? ['Accept'] : [];
+    const extra = homes.has(dir) ? [catalogLink] : [];
+    const htmlLinks = [...(twin ? [link(`${baseUrl}${twin}`, 'alternate', 'text/markdown')] : []), ...extra];
+    pending.push(
+      (async () => {
+        const html = await represent(files.get(`${dir}index.html`)!, described(dir, 'x.html', htmlLinks, vary));
+        const markdown = twin
+          ? await represent(files.get(twin)!, described(dir, 'x.md', [link(`${baseUrl}${dir}`, 'canonical'), ...extra], vary))
+          : undefined;
+        routes.set(dir, { kind: 'page', html, markdown });
+      })(),
+    );
+    routes.set(`${dir}index.html`, { kind: 'redirect', location: dir });
+    if (dir !== '/' && !files.has(dir.slice(0, -1))) routes.set(dir.slice(0, -1), { kind: 'redirect', location: dir });
+  }
+
+  const aliasOf = new Map(Object.entries(ALIASES).map(([url, file]) => [file, url]));
+  for (const [file, body] of files) {
+    if (file.endsWith('/index.html')) continue;
+    const url = aliasOf.get(file) ?? file;
+    if (hidden.has(file) && !aliasOf.has(file)) continue;
+    const canonical = canonicalOfTwin(url);
+    const links = [
+      ...(canonical && (pages.has(canonical) || files.has(canonical)) ? [link(`${baseUrl}${canonical}`, 'canonical')] : []),
+      ...(url === DISCOVERY_PATHS.apiCatalog ? [catalogLink] : []),
+    ];
+    pending.push(represent(body, described(url, url, links, [])).then((rep) => void routes.set(url, { kind: 'file', rep })));
+  }
+
+  const notFound = new Map<string, NotFound>();
+  for (const prefix of NOT_FOUND_PREFIXES) {
+    const names = notFoundFiles(prefix);
+    const both = files.has(names.html) && files.has(names.markdown);
+    const page = (name: string, kind: string) =>
+      files.has(name) ? represent(files.get(name)!, { ...described(name, kind, [], both ? ['Accept'] : []), cacheControl: CACHE_REVALIDATE, validators: false }) : undefined;
+    pending.push(
+      Promise.all([page(names.html, 'x.html'), page(names.markdown, 'x.md')]).then(([html, markdown]) => {
+        if (html || markdown) notFound.set(prefix, { html, markdown });
+      }),
+    );
+  }
+
+  await Promise.all(pending);
+  const root = notFound.get('/') ?? {};
+  return {
+    routes,
+    notFound: (urlPath) => notFound.get(NOT_FOUND_PREFIXES.find((p) => urlPath.startsWith(p)) ?? '/') ?? root,
+  };
+}
+
+/** `typeFrom` is a URL path whose name decides the content type (a page's is always HTML or Markdown). */
+function described(urlPath: string, typeFrom: string, links: string[], vary: string[]): Described {
+  return {
+    contentType: contentTypeOf(typeFrom.startsWith('/') ? typeFrom : `/${typeFrom}`) ?? FALLBACK_TYPE,
+    cacheControl: cacheControlFor(urlPath),
+    links,
+    vary,
+    validators: true,
+  };
+}
+
+/** Every public regular file under root, keyed by its URL path. Symbolic links are skipped, not followed. */
+async function readTree(root: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  let entries;
+  try {
+    entries = await readdir(root, { recursive: true, withFileTypes: true });
+  } catch (error) {
+    throw new Error(`cannot read the site at ${root}: ${(error as Error).message}. Build it first (npm run build).`);
+  }
+  await Promise.all(
+    entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+      // Dotfiles are never public, except the RFC 8615 well-known tree.
+      .filter((rel) => !rel.split('/').some((segment, i) => segment.startsWith('.') && !(i === 0 && segment === '.well-known')))
+      .map(async (rel) => void out.set(`/${rel}`, await readFile(path.join(root, rel)))),
+  );
+  return out;
+}

@@ -1,0 +1,131 @@
+/**
+ * Runs the API sidecar as a child process and keeps it running: a child that dies is restarted
+ * with a growing delay, and meanwhile `upstream()` is undefined so the proxy answers the
+ * contract's JSON 500 at once. The child says it is ready over IPC: `{type: 'ready', url}`.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import type { Upstream } from './proxy.ts';
+
+export interface SupervisorOptions {
+  /** The sidecar's entry file. */
+  entry: string;
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+  /** First restart delay; doubles per failed attempt up to maxDelayMs. */
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+  /** A child that has not said ready by then is killed and counts as failed. */
+  readyTimeoutMs?: number;
+  /** How long a stopping child may take after SIGTERM before SIGKILL. */
+  stopTimeoutMs?: number;
+}
+
+export interface Supervisor {
+  upstream(): Upstream | undefined;
+  /** Resolves once the first child is ready; rejects if it exits or times out first. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** The current child's pid (for tests and logs). */
+  pid(): number | undefined;
+}
+
+interface ReadyMessage {
+  type: 'ready';
+  url: string;
+}
+
+export function superviseSidecar(options: SupervisorOptions): Supervisor {
+  const { entry, env, log } = options;
+  const initialDelayMs = options.initialDelayMs ?? 250;
+  const maxDelayMs = options.maxDelayMs ?? 10_000;
+  const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
+  const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
+  let child: ChildProcess | undefined;
+  let upstream: Upstream | undefined;
+  let delay = initialDelayMs;
+  let stopping = false;
+  let restartTimer: NodeJS.Timeout | undefined;
+  /** A child that ran this long before dying resets the delay: it was not a crash loop. */
+  const stableMs = 10_000;
+
+  /** Spawns one child; resolves when it is ready, rejects when it exits or times out before. */
+  function spawnOnce(): Promise<void> {
+    // Its own process group: a Ctrl-C in the terminal reaches only the supervisor, which stops the
+    // front first and the sidecar last, so API requests in flight can finish.
+    const current = fork(entry, [], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true });
+    child = current;
+    return new Promise<void>((resolve, reject) => {
+      let ready = false;
+      let readyAt = 0;
+      const timer = setTimeout(() => {
+        log(`sidecar not ready after ${readyTimeoutMs} ms; stopping it`);
+        current.kill('SIGKILL');
+      }, readyTimeoutMs);
+      current.on('message', (message: ReadyMessage) => {
+        if (message?.type !== 'ready' || ready) return;
+        const url = new URL(message.url);
+        ready = true;
+        readyAt = Date.now();
+        clearTimeout(timer);
+        // A sidecar bound to every interface is reached on loopback.
+        const host = ['0.0.0.0', '[::]'].includes(url.hostname) ? '127.0.0.1' : url.hostname.replace(/^\[|\]$/g, '');
+        upstream = { host, port: Number(url.port) };
+        resolve();
+      });
+      current.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        if (child === current) {
+          child = undefined;
+          upstream = undefined;
+        }
+        const how = signal ? `signal ${signal}` : `code ${code}`;
+        if (!ready) reject(new Error(`sidecar exited with ${how} before it was ready`));
+        else if (!stopping) {
+          if (Date.now() - readyAt >= stableMs) delay = initialDelayMs;
+          log(`sidecar exited with ${how}; restarting in ${delay} ms`);
+          scheduleRestart();
+        }
+      });
+    });
+  }
+
+  function scheduleRestart(): void {
+    const wait = delay;
+    delay = Math.min(delay * 2, maxDelayMs);
+    restartTimer = setTimeout(() => {
+      restartTimer = undefined;
+      if (stopping) return;
+      spawnOnce().then(
+        () => log('sidecar restarted'),
+        (error: Error) => {
+          if (stopping) return;
+          log(`${error.message}; retrying in ${delay} ms`);
+          scheduleRestart();
+        },
+      );
+    }, wait);
+  }
+
+  // Whatever ends this process (an uncaught error, process.exit), the child does not outlive it.
+  process.on('exit', () => child?.kill('SIGKILL'));
+
+  return {
+    upstream: () => upstream,
+    start: spawnOnce,
+    pid: () => child?.pid,
+    async stop() {
+      stopping = true;
+      clearTimeout(restartTimer);
+      const current = child;
+      if (!current || current.exitCode !== null || current.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => current.once('exit', () => resolve()));
+      current.kill('SIGTERM');
+      const timer = setTimeout(() => {
+        log(`sidecar still running ${stopTimeoutMs} ms after SIGTERM; killing it`);
+        current.kill('SIGKILL');
+      }, stopTimeoutMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
