@@ -3,6 +3,8 @@
  * (`app.request`) or to a real server (base URL). Every JSON answer passes through here, so
  * checks that must hold for every response live in `inspect` below.
  */
+import { assertMatchesDocument } from './openapi.ts';
+
 export interface Requestable {
   request(input: string | URL | Request, init?: RequestInit): Response | Promise<Response>;
 }
@@ -32,5 +34,10 @@ export async function send(target: Requestable | string, path: string, init: Req
   return result;
 }
 
-/** Checks every API answer must pass. */
-async function inspect(_result: ApiResult): Promise<void> {}
+/**
+ * Checks every API answer must pass: status, headers and JSON body against the OpenAPI document's
+ * operation (found by method and path, /sandbox stripped); unknown API paths must be a 404 Error.
+ */
+async function inspect(result: ApiResult): Promise<void> {
+  assertMatchesDocument(result);
+}
