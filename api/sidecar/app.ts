@@ -1,0 +1,40 @@
+/**
+ * Builds the h3 app of the API sidecar from injected parts (store, clock, keys, clients, config,
+ * logger): no process.env, no global state, so tests call `app.request(path, init)`.
+ */
+import { H3 } from 'h3';
+import { environmentUrls } from '../contract/index.ts';
+import type { AppDeps } from './deps.ts';
+import { apiLayer } from './http/api-layer.ts';
+import { trustedProxies } from './http/client-address.ts';
+import { ApiError } from './http/errors.ts';
+import { RateLimiter } from './http/rate-limit.ts';
+import { mountTable, type Mount } from './mount.ts';
+import type { RouteContext } from './routes/route-module.ts';
+
+export { servedRoutes } from './mount.ts';
+
+export function createApp(deps: AppDeps): H3 {
+  // Malformed paths reach the layer (and get the API's 404) instead of h3's own 400.
+  const app = new H3({ allowMalformedURL: true, silent: true });
+  const mounts = new Map<string, { mount: Mount; ctx: RouteContext }>();
+  for (const mount of mountTable()) {
+    const ctx: RouteContext = { env: mount.env, urls: environmentUrls(deps.config.BASE_URL, mount.env), deps };
+    mounts.set(mount.path, { mount, ctx });
+  }
+  const limiter = new RateLimiter({
+    windowSeconds: deps.config.RATE_LIMIT_WINDOW_SECONDS,
+    maxKeys: deps.config.RATE_LIMIT_MAX_CLIENTS,
+  });
+  app.use(apiLayer({ ...deps, limiter, trust: trustedProxies(deps.config.TRUST_PROXY), mounts }));
+
+  for (const { mount, ctx } of mounts.values()) {
+    for (const method of mount.route.methods) app.on(method, mount.path, (event) => mount.module.handle(event, ctx));
+    // Any other method, unknown ones included: 405 with Allow from the route table (RFC 9110 §15.5.6).
+    const allow = mount.route.methods.join(', ');
+    app.all(mount.path, () => {
+      throw new ApiError('method_not_allowed', { allow });
+    });
+  }
+  return app;
+}

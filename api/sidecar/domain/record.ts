@@ -1,0 +1,64 @@
+/**
+ * A waitlist record and how a sign-up is merged into it (issue 3, "The store"; contract part 3:
+ * a repeated address updates its record). Pure: times are passed in.
+ */
+import { z } from 'zod';
+import { BUILDING, DEFAULT_LANG, EMAIL_MAX_LENGTH, LANGS, ROLES, SOURCES } from '../../contract/index.ts';
+import type { WaitlistSignup } from '../../contract/index.ts';
+import { consentEvidence, type Channel } from './consent.ts';
+
+const isoTime = z.iso.datetime();
+
+export const WaitlistRecord = z
+  .object({
+    /** Lower-cased, IDN domain in ASCII form (domain/email.ts). */
+    email: z.email().max(EMAIL_MAX_LENGTH),
+    /** First sign-up; never changes. */
+    createdAt: isoTime,
+    /** Latest consent. */
+    consentAt: isoTime,
+    updatedAt: isoTime,
+    lang: z.enum(LANGS),
+    role: z.enum(ROLES).optional(),
+    building: z.enum(BUILDING).optional(),
+    source: z.enum(SOURCES).optional(),
+    /** Evidence of the latest consent. */
+    consent: z
+      .object({
+        form: z.enum([...SOURCES, 'api']),
+        channel: z.enum(['json', 'form']),
+        lang: z.enum(LANGS),
+        textVersion: z.string().min(1),
+      })
+      .strict(),
+  })
+  .strict();
+export type WaitlistRecord = z.infer<typeof WaitlistRecord>;
+
+/**
+ * New record, or the existing one updated: optional answers merged (new values win, absent ones
+ * keep the old), consent time moved to this consent, first sign-up time kept.
+ */
+export function mergeSignup(
+  existing: WaitlistRecord | undefined,
+  signup: WaitlistSignup,
+  channel: Channel,
+  at: string,
+): WaitlistRecord {
+  const lang = signup.lang ?? existing?.lang ?? DEFAULT_LANG;
+  const record: WaitlistRecord = {
+    email: signup.email,
+    createdAt: existing?.createdAt ?? at,
+    consentAt: at,
+    updatedAt: at,
+    lang,
+    consent: consentEvidence(signup.source, channel, signup.lang ?? DEFAULT_LANG),
+  };
+  const role = signup.role ?? existing?.role;
+  const building = signup.building ?? existing?.building;
+  const source = signup.source ?? existing?.source;
+  if (role) record.role = role;
+  if (building) record.building = building;
+  if (source) record.source = source;
+  return record;
+}

@@ -1,0 +1,76 @@
+/**
+ * Access tokens: HS256 JWTs shaped after RFC 9068 (typ at+jwt, iss, aud, sub, client_id, scope,
+ * iat, exp, jti). HS256 is a deliberate deviation from RFC 9068 §2.1 (which wants RS256): the
+ * issuer is the only resource server, so no third party needs to verify them.
+ */
+import { randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import { TOKEN_TTL_SECONDS } from '../../contract/index.ts';
+
+/** RFC 9068 §4 allows a small leeway on exp; a few seconds of clock skew between hosts is normal. */
+export const CLOCK_TOLERANCE_SECONDS = 30;
+
+export interface AccessTokenClaims {
+  iss: string;
+  aud: string;
+  sub: string;
+  client_id: string;
+  scope: string;
+  iat: number;
+  exp: number;
+  jti: string;
+}
+
+export interface Audience {
+  issuer: string;
+  audience: string;
+}
+
+export async function issueAccessToken(
+  key: Uint8Array,
+  target: Audience,
+  clientId: string,
+  scope: string,
+  nowMs: number,
+): Promise<string> {
+  const iat = Math.floor(nowMs / 1000);
+  return new SignJWT({ client_id: clientId, scope })
+    .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+    .setIssuer(target.issuer)
+    .setAudience(target.audience)
+    .setSubject(clientId)
+    .setJti(randomUUID())
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + TOKEN_TTL_SECONDS)
+    .sign(key);
+}
+
+/**
+ * RFC 9068 §4 / RFC 8725 §3.1: pinned algorithm, explicit type, exact issuer and audience of this
+ * environment, exp with a small leeway, every claim present. Undefined means invalid_token.
+ */
+export async function verifyAccessToken(
+  token: string,
+  key: Uint8Array,
+  target: Audience,
+  nowMs: number,
+): Promise<AccessTokenClaims | undefined> {
+  try {
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      typ: 'at+jwt',
+      issuer: target.issuer,
+      audience: target.audience,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      currentDate: new Date(nowMs),
+      requiredClaims: ['iss', 'aud', 'exp', 'iat', 'sub', 'client_id', 'scope', 'jti'],
+    });
+    const { sub, client_id, scope, jti, iat } = payload;
+    const strings = [sub, client_id, scope, jti].every((value) => typeof value === 'string');
+    // jose accepts an iat in the future; a token from the future was not issued by this server.
+    if (!strings || typeof iat !== 'number' || iat > nowMs / 1000 + CLOCK_TOLERANCE_SECONDS) return undefined;
+    return payload as unknown as AccessTokenClaims;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The one middleware every request passes (issue 3, "Every response"): rate limiting, the routing
+ * of unknown paths to 404, error rendering, the API headers on every answer (X-API-Version and
+ * the four RateLimit-* fields, plus the route's own), HEAD without a body, and one log line.
+ */
+import { getRequestIP, type Middleware } from 'h3';
+import { API_VERSION, type Environment, type RateLimitPolicy } from '../../contract/index.ts';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../deps.ts';
+import type { Mount } from '../mount.ts';
+import type { RouteContext } from '../routes/route-module.ts';
+import { addressBucket, resolveClientAddress, type TrustCheck } from './client-address.ts';
+import { ApiError, errorResponse } from './errors.ts';
+import { errorDetail, requestLine, type Logger } from './log.ts';
+import { rateLimitHeaders, type RateLimiter } from './rate-limit.ts';
+
+export interface LayerDeps {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  limiter: RateLimiter;
+  trust: TrustCheck;
+  /** Mounted routes by full path, each with the context its handler runs in. */
+  mounts: ReadonlyMap<string, { mount: Mount; ctx: RouteContext }>;
+}
+
+/** Part 8: sandbox calls and GET/HEAD on the status probe are 'relaxed', everything else 'standard'. */
+export function policyFor(env: Environment, mount: Mount | undefined, method: string): RateLimitPolicy {
+  if (env === 'sandbox') return 'relaxed';
+  return mount && (mount.route.methods as readonly string[]).includes(method) ? mount.route.rateLimit : 'standard';
+}
+
+export function apiLayer(deps: LayerDeps): Middleware {
+  const { config, clock, logger, limiter, trust, mounts } = deps;
+  const limits: Record<RateLimitPolicy, number> = {
+    relaxed: config.RATE_LIMIT_RELAXED,
+    standard: config.RATE_LIMIT_STANDARD,
+  };
+
+  return async (event, next) => {
+    const started = performance.now();
+    const method = event.req.method.toUpperCase();
+    const path = event.url.pathname;
+    const env: Environment = path === '/sandbox' || path.startsWith('/sandbox/') ? 'sandbox' : 'production';
+    const mounted = mounts.get(path);
+    const policy = policyFor(env, mounted?.mount, method);
+    const address = resolveClientAddress(getRequestIP(event), event.req.headers.get('x-forwarded-for'), trust);
+    const bucket = addressBucket(address, config.RATE_LIMIT_IPV6_PREFIX);
+    const decision = limiter.hit(`${policy} ${bucket}`, limits[policy], clock.now());
+
+    let response: Response;
+    const style = mounted?.mount.module.errorStyle ?? 'api';
+    if (!decision.allowed) {
+      // RFC 6585 §4 + ratelimit-headers: Retry-After points to the same moment as RateLimit-Reset.
+      response = errorResponse(new ApiError('rate_limited', { 'retry-after': String(decision.resetSeconds) }), style);
+    } else if (!mounted) {
+      response = errorResponse(new ApiError('not_found'), 'api');
+    } else {
+      try {
+        const result = await next();
+        response = result instanceof Response ? result : errorResponse(new ApiError('not_found'), 'api');
+      } catch (error) {
+        if (!(error instanceof ApiError)) logger.error(errorDetail(method, path, error));
+        response = errorResponse(error instanceof ApiError ? error : new ApiError('internal_error'), style);
+      }
+    }
+
+    const headers = new Headers(response.headers);
+    headers.set('x-api-version', API_VERSION);
+    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) headers.set(name, value);
+    if (mounted?.mount.module.headers) {
+      for (const [name, value] of Object.entries(mounted.mount.module.headers(mounted.ctx))) headers.set(name, value);
+    }
+    // RFC 9110 §9.3.2: HEAD answers with the headers of GET and no content.
+    const body = method === 'HEAD' ? null : response.body;
+    const final = new Response(body, { status: response.status, headers });
+    if (config.LOG_REQUESTS) logger.info(requestLine(method, path, final.status, performance.now() - started));
+    return final;
+  };
+}

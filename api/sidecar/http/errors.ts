@@ -1,0 +1,40 @@
+/**
+ * Errors as data: handlers throw `ApiError(code)`; `errorResponse` is the one renderer.
+ * Contract part 7: every error body is `{error, message}`, except the token endpoint's 400 and
+ * 401, which are `{error, error_description}` (RFC 6749 §5.2).
+ */
+import { ERROR_MESSAGES, ERROR_STATUS, OAUTH_ERROR_CODES, type ErrorCode } from '../../contract/index.ts';
+import { jsonResponse } from './respond.ts';
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: ErrorCode, headers: Record<string, string> = {}) {
+    super(ERROR_MESSAGES[code]);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.headers = headers;
+  }
+}
+
+/** Which body shape an endpoint uses for its OAuth errors. */
+export type ErrorStyle = 'api' | 'oauth';
+
+export function errorResponse(error: ApiError, style: ErrorStyle): Response {
+  const oauth =
+    style === 'oauth' &&
+    (error.status === 400 || error.status === 401) &&
+    (OAUTH_ERROR_CODES as readonly string[]).includes(error.code);
+  const body = oauth
+    ? { error: error.code, error_description: ERROR_MESSAGES[error.code] }
+    : { error: error.code, message: ERROR_MESSAGES[error.code] };
+  return jsonResponse(error.status, body, error.headers);
+}
+
+/** Anything that is not an ApiError is a bug or an I/O failure: 500 with nothing about the inside. */
+export function toApiError(error: unknown): ApiError {
+  return error instanceof ApiError ? error : new ApiError('internal_error');
+}

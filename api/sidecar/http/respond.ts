@@ -1,0 +1,13 @@
+/** Response builders: every API body is compact JSON with `Content-Type: application/json`. */
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+/** Contract part 8: the 303 shows only a Location header (the API headers are added later). */
+export function seeOther(location: string): Response {
+  return new Response(null, { status: 303, headers: { location } });
+}

@@ -1,0 +1,100 @@
+/**
+ * The sidecar process: `node api/sidecar/main.ts`. Configuration -> data-directory lock -> store,
+ * keys and clients -> listen on SIDECAR_HOST:SIDECAR_PORT. Prints `sidecar listening on <url>`
+ * and, when started with an IPC channel, sends `{type: 'ready', url}` to the parent. SIGINT and
+ * SIGTERM stop it gracefully (in-flight requests finish, the store is flushed, the lock released)
+ * with exit code 0. A bad configuration, a held lock or a corrupt file stops it with exit code 1
+ * and a one-paragraph message on stderr.
+ */
+import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import { toNodeHandler } from 'h3';
+import { configOrExit } from '../config.ts';
+import { createApp } from './app.ts';
+import { systemClock } from './deps.ts';
+import type { Logger } from './http/log.ts';
+import { FileClientDirectory, clientsPath } from './store/clients-file.ts';
+import { StartupError } from './store/errors.ts';
+import { loadOrCreateKeys } from './store/keys.ts';
+import { acquireLock, type Lock } from './store/lock.ts';
+import { JsonWaitlistStore } from './store/waitlist-store.ts';
+
+const LOCK_FILE_NAME = 'sidecar.lock';
+/** After this long, connections still open at shutdown are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+const logger: Logger = {
+  info: (line) => process.stdout.write(`${line}\n`),
+  error: (line) => process.stderr.write(`${line}\n`),
+};
+
+async function start(): Promise<void> {
+  const config = configOrExit();
+  const dataDir = resolve(config.DATA_DIR);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const lock = await acquireLock(join(dataDir, LOCK_FILE_NAME), `The data directory ${dataDir}`);
+  let store: JsonWaitlistStore | undefined;
+  try {
+    store = await JsonWaitlistStore.open(dataDir);
+    const keys = await loadOrCreateKeys(dataDir, config);
+    const clients = await new FileClientDirectory(clientsPath(dataDir)).load();
+    const app = createApp({ store, clock: systemClock, keys, clients, config, logger });
+    const server = createServer(toNodeHandler(app));
+    const url = await listen(server, config.SIDECAR_HOST, config.SIDECAR_PORT);
+    logger.info(`sidecar listening on ${url}`);
+    process.send?.({ type: 'ready', url });
+    const stop = once(() => shutdown(server, store!, lock));
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  } catch (error) {
+    await store?.close();
+    await lock.release();
+    throw error;
+  }
+}
+
+function listen(server: Server, host: string, port: number): Promise<string> {
+  return new Promise((done, fail) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'EADDRINUSE' ? 'is already in use' : `cannot be used (${error.code ?? error.message})`;
+      fail(new StartupError(`The address ${host}:${port} (SIDECAR_HOST:SIDECAR_PORT) ${why}. Choose another SIDECAR_PORT.`));
+    });
+    server.listen(port, host, () => {
+      const address = server.address();
+      const bound = typeof address === 'object' && address ? address.port : port;
+      done(`http://${host.includes(':') ? `[${host}]` : host}:${bound}`);
+    });
+  });
+}
+
+async function shutdown(server: Server, store: JsonWaitlistStore, lock: Lock): Promise<void> {
+  const closed = new Promise<void>((done) => server.close(() => done()));
+  // Keep-alive connections that fall idle after close() would hold it open; close them as they do.
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
+  const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  await closed;
+  clearInterval(idle);
+  clearTimeout(cut);
+  await store.close();
+  await lock.release();
+  process.exit(0);
+}
+
+function once(fn: () => Promise<void>): () => void {
+  let started = false;
+  return () => {
+    if (started) return;
+    started = true;
+    fn().catch((error) => {
+      logger.error(`sidecar: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    });
+  };
+}
+
+start().catch((error: unknown) => {
+  const message = error instanceof StartupError ? error.message : `The sidecar could not start: ${error instanceof Error ? error.message : String(error)}`;
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,52 @@
+/**
+ * The mount table: every operation of the contract's route table (ROUTES) in both environments,
+ * production under '' and the sandbox under '/sandbox' (ENV_PREFIX), each joined with its route file.
+ */
+import type { H3 } from 'h3';
+import { ENVIRONMENTS, ENV_PREFIX, ROUTES, type Environment, type Route, type RouteId } from '../contract/index.ts';
+import { getApiIndex } from './routes/api-index.ts';
+import type { RouteModule } from './routes/route-module.ts';
+import { getWaitlistStats } from './routes/stats.ts';
+import { getStatus } from './routes/status.ts';
+import { createToken } from './routes/token.ts';
+import { joinWaitlistLegacy } from './routes/waitlist-legacy.ts';
+import { joinWaitlist } from './routes/waitlist.ts';
+
+const MODULES: Record<RouteId, RouteModule> = {
+  getStatus,
+  createToken,
+  joinWaitlist,
+  getWaitlistStats,
+  joinWaitlistLegacy,
+  getApiIndex,
+};
+
+export interface Mount {
+  env: Environment;
+  /** Full path, environment prefix included. */
+  path: string;
+  route: Route;
+  module: RouteModule;
+}
+
+export function mountTable(): Mount[] {
+  return ENVIRONMENTS.flatMap((env) =>
+    ROUTES.map((route) => ({ env, path: `${ENV_PREFIX[env]}${route.path}`, route, module: MODULES[route.id] })),
+  );
+}
+
+export interface ServedRoute {
+  method: string;
+  path: string;
+}
+
+/**
+ * The (method, path) pairs an app built by createApp really serves, read back from its router
+ * (the catch-all entries that answer 405 are left out). The OpenAPI tests compare this list with
+ * the published document, and the sidecar tests compare it with ROUTES.
+ */
+export function servedRoutes(app: H3): ServedRoute[] {
+  return app['~routes']
+    .filter((route) => route.method && route.route)
+    .map((route) => ({ method: route.method!, path: route.route! }));
+}

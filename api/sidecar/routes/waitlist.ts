@@ -1,0 +1,65 @@
+/**
+ * Operation 3: join the waitlist. Checks run in the contract's order, first failure answers:
+ * content type (415) -> size (413) -> parsing (400 invalid_json / invalid_request) -> honeypot ->
+ * fields (400 invalid_request) -> e-mail (422) -> consent (422).
+ *
+ * New, repeated and discarded sign-ups look the same from outside: same status, headers and body,
+ * and each waits for one commit of the store (a discarded one forces a commit that changes nothing).
+ */
+import type { H3Event } from 'h3';
+import { BODY_LIMIT_BYTES, DEFAULT_LANG, THANKS_PATHS, routeById, type Accepted } from '../../contract/index.ts';
+import { checkSignup, type SignupInput } from '../domain/signup.ts';
+import { decodeUtf8, readLimitedBody } from '../http/body.ts';
+import { mediaTypeOf } from '../http/content-type.ts';
+import { ApiError } from '../http/errors.ts';
+import { parseForm } from '../http/form.ts';
+import { jsonResponse, seeOther } from '../http/respond.ts';
+import type { RouteContext, RouteModule } from './route-module.ts';
+
+const JSON_TYPE = 'application/json';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+const ACCEPTED: Accepted = { accepted: true };
+/** RFC 9110 §15.5.16: a 415 may say what works (Accept-Post, W3C LDP). */
+const ACCEPT_POST = (routeById('joinWaitlist').request?.mediaTypes ?? []).join(', ');
+
+export async function handleSignup(event: H3Event, { env, deps }: RouteContext): Promise<Response> {
+  const type = mediaTypeOf(event.req.headers.get('content-type'));
+  if (type !== JSON_TYPE && type !== FORM_TYPE) {
+    throw new ApiError('unsupported_media_type', { 'accept-post': ACCEPT_POST });
+  }
+  const bytes = await readLimitedBody(event.req, BODY_LIMIT_BYTES);
+  const check = checkSignup(type === JSON_TYPE ? parseJson(bytes) : parseFormBody(bytes));
+  if (check.outcome === 'invalid') throw new ApiError(check.code);
+
+  // Contract part 1: the sandbox validates and answers like production, and stores nothing.
+  if (env === 'production') {
+    const now = new Date(deps.clock.now()).toISOString();
+    if (check.outcome === 'valid') await deps.store.upsert(check.signup, type === FORM_TYPE ? 'form' : 'json', now);
+    else await deps.store.sync();
+  }
+  if (type === JSON_TYPE) return jsonResponse(200, ACCEPTED);
+  const lang = check.outcome === 'valid' ? (check.signup.lang ?? DEFAULT_LANG) : check.lang;
+  return seeOther(THANKS_PATHS[lang]);
+}
+
+function parseJson(bytes: Uint8Array): SignupInput {
+  const text = decodeUtf8(bytes);
+  if (text === undefined) throw new ApiError('invalid_json');
+  try {
+    return { channel: 'json', value: JSON.parse(text) };
+  } catch {
+    throw new ApiError('invalid_json');
+  }
+}
+
+function parseFormBody(bytes: Uint8Array): SignupInput {
+  const text = decodeUtf8(bytes);
+  const form = text === undefined ? undefined : parseForm(text);
+  if (!form?.ok) throw new ApiError('invalid_request');
+  return { channel: 'form', fields: form.fields };
+}
+
+export const joinWaitlist: RouteModule = {
+  id: 'joinWaitlist',
+  handle: handleSignup,
+};

@@ -1,0 +1,68 @@
+/**
+ * One sidecar per data directory: an exclusive lock file holding the owner's pid, created with
+ * O_EXCL. A lock whose pid no longer runs is stale (the owner crashed or was killed) and is taken
+ * over. Two processes racing for the same stale lock within microseconds is the one case this does
+ * not cover (docs/api.md).
+ */
+import { open, readFile, unlink } from 'node:fs/promises';
+import { StartupError } from './errors.ts';
+import { PRIVATE_FILE_MODE } from './durable-file.ts';
+
+export interface Lock {
+  readonly path: string;
+  release(): Promise<void>;
+}
+
+/** Locks this process holds: a second acquire from the same process must fail too. */
+const held = new Set<string>();
+
+export async function acquireLock(path: string, what: string): Promise<Lock> {
+  if (held.has(path)) throw inUse(path, what, process.pid);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(path, 'wx', PRIVATE_FILE_MODE);
+      await handle.writeFile(`${process.pid}\n`);
+      await handle.sync();
+      await handle.close();
+      held.add(path);
+      return { path, release: () => releaseLock(path) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const owner = await lockOwner(path);
+    if (owner !== undefined && isRunning(owner)) throw inUse(path, what, owner);
+    await unlink(path).catch(() => {});
+  }
+  throw new StartupError(`Could not take the lock file ${path}: another process keeps creating it.`);
+}
+
+function inUse(path: string, what: string, owner: number): StartupError {
+  return new StartupError(
+    `${what} is already in use by process ${owner} (lock file ${path}). ` +
+      'Only one process may use a data directory at a time: stop the other one, or give this one another DATA_DIR.',
+  );
+}
+
+async function lockOwner(path: string): Promise<number | undefined> {
+  const text = await readFile(path, 'utf8').catch(() => '');
+  const pid = Number.parseInt(text.trim(), 10);
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+function isRunning(pid: number): boolean {
+  // Our own pid in a lock we do not hold is a leftover of an earlier run that had the same pid
+  // (pid 1 in a container, for instance).
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function releaseLock(path: string): Promise<void> {
+  if (!held.delete(path)) return;
+  if ((await lockOwner(path)) === process.pid) await unlink(path).catch(() => {});
+}

@@ -1,0 +1,58 @@
+/**
+ * The waitlist data file: `{"format":"waitlist-store","version":1,"records":[...]}`, compact JSON.
+ * The format marker tells our file from any other JSON file; a file without it, with another
+ * version, with an invalid record or with one address twice is refused, never overwritten.
+ */
+import { z } from 'zod';
+import { WaitlistRecord } from '../domain/record.ts';
+import { StartupError } from './errors.ts';
+import type { JsonFileCodec } from './json-adapter.ts';
+import { RecordTable } from './record-table.ts';
+
+export const STORE_FORMAT = 'waitlist-store';
+export const STORE_VERSION = 1;
+
+const StoreDocument = z
+  .object({
+    format: z.literal(STORE_FORMAT),
+    version: z.literal(STORE_VERSION),
+    records: z.array(WaitlistRecord),
+  })
+  .strict();
+
+const encoder = new TextEncoder();
+const HEAD = encoder.encode(`{"format":"${STORE_FORMAT}","version":${STORE_VERSION},"records":[`);
+const TAIL = encoder.encode(']}\n');
+
+export function storeCodec(path: string): JsonFileCodec<RecordTable> {
+  const refuse = (why: string) =>
+    new StartupError(
+      `The data file ${path} ${why}. The sidecar will not start and has left the file untouched. ` +
+        'Restore it from a backup, or move it away to start with an empty waitlist.',
+    );
+  return {
+    parse(text) {
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw refuse('is not valid JSON (truncated or corrupt)');
+      }
+      const result = StoreDocument.safeParse(json);
+      if (!result.success) {
+        const issue = result.error.issues[0];
+        const where = issue.path.slice(0, 2).join('.') || 'top level';
+        throw refuse(`is not a waitlist store file of version ${STORE_VERSION} (problem at ${where}: ${issue.code})`);
+      }
+      const seen = new Set<string>();
+      for (const record of result.data.records) {
+        if (seen.has(record.email)) throw refuse('holds the same address twice');
+        seen.add(record.email);
+      }
+      return new RecordTable(result.data.records);
+    },
+    serialize(table) {
+      return [HEAD, ...table.serializedRecords(), TAIL];
+    },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * The production waitlist store: lowdb over one durable JSON file, with group commit.
+ *
+ * A sign-up is applied to the in-memory table at once and then waits for the next commit. While a
+ * commit is on its way to disk, later sign-ups gather; the next commit serialises once and writes
+ * them all. A promise resolves only after the write that holds its change is on disk (fsync of
+ * file and directory), so an answered sign-up survives a crash.
+ */
+import { mkdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Low } from 'lowdb';
+import type { WaitlistSignup } from '../../contract/index.ts';
+import type { Channel } from '../domain/consent.ts';
+import { mergeSignup, type WaitlistRecord } from '../domain/record.ts';
+import { tempPathOf } from './durable-file.ts';
+import { DurableJsonFile } from './json-adapter.ts';
+import { RecordTable } from './record-table.ts';
+import { storeCodec } from './store-file.ts';
+
+export const STORE_FILE_NAME = 'waitlist.json';
+
+export interface WaitlistStore {
+  /** Adds or updates the record of `signup.email`; resolves once that change is on disk. */
+  upsert(signup: WaitlistSignup, channel: Channel, at: string): Promise<void>;
+  /** Resolves after the next commit, which happens even if nothing changed. */
+  sync(): Promise<void>;
+  records(): Iterable<WaitlistRecord>;
+  readonly size: number;
+  /** Waits for pending commits; afterwards the store takes no more changes. */
+  close(): Promise<void>;
+}
+
+interface Waiter {
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+export class JsonWaitlistStore implements WaitlistStore {
+  readonly #db: Low<RecordTable>;
+  #waiting: Waiter[] = [];
+  #flushing: Promise<void> | undefined;
+  #closed = false;
+
+  private constructor(db: Low<RecordTable>) {
+    this.#db = db;
+  }
+
+  /**
+   * Opens (or creates) DATA_DIR/waitlist.json. Throws StartupError on a corrupt or foreign file.
+   * The caller must hold the data-directory lock: the leftover temporary file of a crashed write
+   * is removed here.
+   */
+  static async open(dataDir: string): Promise<JsonWaitlistStore> {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    const path = join(dataDir, STORE_FILE_NAME);
+    await unlink(tempPathOf(path)).catch(() => {});
+    const adapter = new DurableJsonFile(path, storeCodec(path));
+    // Built by hand: lowdb's JSONFilePreset swaps in a memory adapter when NODE_ENV=test.
+    const db = new Low(adapter, new RecordTable());
+    const existing = await adapter.read();
+    if (existing) db.data = existing;
+    else await db.write();
+    return new JsonWaitlistStore(db);
+  }
+
+  get size(): number {
+    return this.#db.data.size;
+  }
+
+  records(): Iterable<WaitlistRecord> {
+    return this.#db.data.values();
+  }
+
+  upsert(signup: WaitlistSignup, channel: Channel, at: string): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error('store is closed'));
+    const table = this.#db.data;
+    table.put(mergeSignup(table.get(signup.email), signup, channel, at));
+    return this.sync();
+  }
+
+  sync(): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error('store is closed'));
+    return new Promise<void>((resolve, reject) => {
+      this.#waiting.push({ resolve, reject });
+      // setImmediate lets the sign-ups of the same I/O turn join this commit.
+      this.#flushing ??= new Promise<void>((done) => setImmediate(() => this.#flush().then(done)));
+    });
+  }
+
+  async #flush(): Promise<void> {
+    while (this.#waiting.length > 0) {
+      const batch = this.#waiting;
+      this.#waiting = [];
+      try {
+        await this.#db.write();
+        for (const waiter of batch) waiter.resolve();
+      } catch (error) {
+        for (const waiter of batch) waiter.reject(error);
+      }
+    }
+    this.#flushing = undefined;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    while (this.#flushing) await this.#flushing;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Builds a sidecar app for tests from real parts: a JSON store and a clients file in a fresh temp
+ * directory, random keys, a manual clock and a capturing logger.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { H3 } from 'h3';
+import { loadConfig, type Config } from '../../../api/config.ts';
+import { createApp } from '../../../api/sidecar/app.ts';
+import type { Clock } from '../../../api/sidecar/deps.ts';
+import { hashSecret, newClientId, newClientSecret, type ClientRecord } from '../../../api/sidecar/domain/clients.ts';
+import type { Logger } from '../../../api/sidecar/http/log.ts';
+import { FileClientDirectory, clientsPath, writeClients } from '../../../api/sidecar/store/clients-file.ts';
+import type { TokenKeys } from '../../../api/sidecar/store/keys.ts';
+import { JsonWaitlistStore, STORE_FILE_NAME } from '../../../api/sidecar/store/waitlist-store.ts';
+
+export const BASE_URL = 'https://waitlist.example';
+
+export class ManualClock implements Clock {
+  ms: number;
+  constructor(start = Date.parse('2026-11-20T12:00:00.000Z')) {
+    this.ms = start;
+  }
+  now(): number {
+    return this.ms;
+  }
+  advance(seconds: number): void {
+    this.ms += seconds * 1000;
+  }
+}
+
+export class CapturingLogger implements Logger {
+  readonly lines: string[] = [];
+  info(line: string): void {
+    this.lines.push(line);
+  }
+  error(line: string): void {
+    this.lines.push(line);
+  }
+}
+
+export interface Harness {
+  app: H3;
+  dir: string;
+  dataFile: string;
+  store: JsonWaitlistStore;
+  clock: ManualClock;
+  keys: TokenKeys;
+  logger: CapturingLogger;
+  config: Config;
+  /** A production client with the stats scope. */
+  client: { id: string; secret: string };
+  close(): Promise<void>;
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ BASE_URL, RATE_LIMIT_STANDARD: '1000', RATE_LIMIT_RELAXED: '1000', ...env });
+}
+
+export async function clientRecord(name: string, scopes: ClientRecord['scopes'] = ['waitlist:stats:read']) {
+  const id = newClientId();
+  const secret = newClientSecret();
+  const record: ClientRecord = { id, name, createdAt: new Date().toISOString(), scopes, secretHash: await hashSecret(secret) };
+  return { id, secret, record };
+}
+
+export async function harness(env: Record<string, string> = {}): Promise<Harness> {
+  const dir = await mkdtemp(join(tmpdir(), 'sidecar-test-'));
+  const config = testConfig({ DATA_DIR: dir, ...env });
+  const store = await JsonWaitlistStore.open(dir);
+  const client = await clientRecord('test client');
+  await writeClients(clientsPath(dir), [client.record]);
+  const clients = await new FileClientDirectory(clientsPath(dir)).load();
+  const clock = new ManualClock();
+  const keys: TokenKeys = { production: randomBytes(32), sandbox: randomBytes(32) };
+  const logger = new CapturingLogger();
+  const app = createApp({ store, clock, keys, clients, config, logger });
+  return {
+    app,
+    dir,
+    dataFile: join(dir, STORE_FILE_NAME),
+    store,
+    clock,
+    keys,
+    logger,
+    config,
+    client: { id: client.id, secret: client.secret },
+    async close() {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
