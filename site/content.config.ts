@@ -1,0 +1,13 @@
+/**
+ * Content collections. Every collection listed in PAGE_COLLECTIONS (site/lib/pages.ts) uses
+ * pageSchema and ids of the form `<lang>` or `<lang>/<slug>`, as the glob loader gives for
+ * content/<lang>/<slug>.md (index.md is dropped from the id).
+ */
+import { defineCollection } from 'astro:content';
+import { glob } from 'astro/loaders';
+import { pageSchema } from './lib/page-schema.ts';
+
+export const collections = {
+  // The glob base is relative to the project root, not to srcDir.
+  pages: defineCollection({ loader: glob({ pattern: '**/*.md', base: './content' }), schema: pageSchema }),
+};

@@ -1,0 +1,156 @@
+/** Every UI string of the site, in both languages (page copy lives in content/). */
+import type { Building, Lang, Role } from '../api/contract/enums.ts';
+import { BRAND } from './brand.ts';
+
+export interface Ui {
+  /** The language's own name, used by the language switch. */
+  langName: string;
+  mainNav: string;
+  skip: string;
+  home: string;
+  developers: string;
+  footer: { nav: string; privacy: string; imprint: string; developers: string; llms: string; markdown: string };
+  form: {
+    label: string;
+    email: string;
+    emailHint: string;
+    consentBefore: string;
+    consentLink: string;
+    consentAfter: string;
+    role: string;
+    building: string;
+    noAnswer: string;
+    honeypot: string;
+    submit: string;
+    sending: string;
+  };
+  roles: Record<Role, string>;
+  building: Record<Building, string>;
+  /** Outcome messages of the JS form; `{seconds}` is the Retry-After value. */
+  messages: {
+    success: string;
+    invalidEmail: string;
+    consentRequired: string;
+    rateLimited: string;
+    rateLimitedSoon: string;
+    error: string;
+    /** Announced when a field shows its own error. */
+    checkField: string;
+  };
+  cta: { heading: string; text: string };
+}
+
+export const UI: Record<Lang, Ui> = {
+  en: {
+    langName: 'English',
+    mainNav: 'Main',
+    skip: 'Skip to content',
+    home: `${BRAND.product} home`,
+    developers: 'Developers',
+    footer: {
+      nav: 'Site',
+      privacy: 'Privacy',
+      imprint: 'Imprint',
+      developers: 'API guide',
+      llms: 'llms.txt',
+      markdown: 'This page as Markdown',
+    },
+    form: {
+      label: 'Join the waitlist',
+      email: 'Work e-mail',
+      emailHint: 'We write once, when your early access is ready.',
+      consentBefore: `I agree that ${BRAND.operator.name} stores my e-mail address to tell me about early access, as described in the `,
+      consentLink: 'privacy notice',
+      consentAfter: '. I can withdraw at any time.',
+      role: 'Your role (optional)',
+      building: 'What are you building? (optional)',
+      noAnswer: 'Prefer not to say',
+      honeypot: 'Leave this field empty',
+      submit: 'Request early access',
+      sending: 'Sending…',
+    },
+    roles: {
+      developer: 'Software developer',
+      platform: 'Platform or infrastructure engineer',
+      data: 'Data or ML engineer',
+      founder: 'Founder or CTO',
+      other: 'Something else',
+    },
+    building: {
+      agents: 'AI agents',
+      rag: 'RAG and retrieval pipelines',
+      research: 'Research',
+      extraction: 'Document and data extraction',
+      evaluating: 'Just evaluating',
+    },
+    messages: {
+      success: 'You are on the list. We will e-mail you once, when early access opens.',
+      invalidEmail: 'Please enter a valid e-mail address, such as name@example.com.',
+      consentRequired: 'Please tick the box: without your consent we may not store your address.',
+      rateLimited: 'Too many attempts from your network. Please try again in {seconds} seconds.',
+      rateLimitedSoon: 'Too many attempts from your network. Please try again in a minute.',
+      error: 'Something went wrong on our side. Please try again in a moment.',
+      checkField: 'Please check the marked field.',
+    },
+    cta: {
+      heading: 'Get early access',
+      text: 'Early-access teams get a free quota, a direct line to the engineers, and a say in what we build next.',
+    },
+  },
+  de: {
+    langName: 'Deutsch',
+    mainNav: 'Hauptmenü',
+    skip: 'Zum Inhalt springen',
+    home: `${BRAND.product} Startseite`,
+    developers: 'Entwickler',
+    footer: {
+      nav: 'Website',
+      privacy: 'Datenschutz',
+      imprint: 'Impressum',
+      developers: 'API-Leitfaden',
+      llms: 'llms.txt',
+      markdown: 'Diese Seite als Markdown',
+    },
+    form: {
+      label: 'Auf die Warteliste',
+      email: 'Geschäftliche E-Mail-Adresse',
+      emailHint: 'Wir schreiben Ihnen einmal, sobald Ihr früher Zugang bereitsteht.',
+      consentBefore: `Ich willige ein, dass die ${BRAND.operator.name} meine E-Mail-Adresse speichert, um mich über den frühen Zugang zu informieren, wie in der `,
+      consentLink: 'Datenschutzerklärung',
+      consentAfter: ' beschrieben. Ich kann jederzeit widerrufen.',
+      role: 'Ihre Rolle (optional)',
+      building: 'Was bauen Sie? (optional)',
+      noAnswer: 'Keine Angabe',
+      honeypot: 'Dieses Feld bitte leer lassen',
+      submit: 'Frühen Zugang anfragen',
+      sending: 'Wird gesendet …',
+    },
+    roles: {
+      developer: 'Softwareentwicklung',
+      platform: 'Plattform oder Infrastruktur',
+      data: 'Daten oder Machine Learning',
+      founder: 'Gründung oder CTO',
+      other: 'Etwas anderes',
+    },
+    building: {
+      agents: 'KI-Agenten',
+      rag: 'RAG- und Retrieval-Pipelines',
+      research: 'Forschung',
+      extraction: 'Dokument- und Datenextraktion',
+      evaluating: 'Ich sehe mich erst einmal um',
+    },
+    messages: {
+      success: 'Sie stehen auf der Liste. Wir schreiben Ihnen einmal, sobald der frühe Zugang startet.',
+      invalidEmail: 'Bitte geben Sie eine gültige E-Mail-Adresse ein, etwa name@example.com.',
+      consentRequired: 'Bitte setzen Sie das Häkchen: Ohne Ihre Einwilligung dürfen wir Ihre Adresse nicht speichern.',
+      rateLimited: 'Zu viele Versuche aus Ihrem Netz. Bitte versuchen Sie es in {seconds} Sekunden erneut.',
+      rateLimitedSoon: 'Zu viele Versuche aus Ihrem Netz. Bitte versuchen Sie es in einer Minute erneut.',
+      error: 'Bei uns ist etwas schiefgegangen. Bitte versuchen Sie es gleich noch einmal.',
+      checkField: 'Bitte prüfen Sie das markierte Feld.',
+    },
+    cta: {
+      heading: 'Frühen Zugang sichern',
+      text: 'Teams im frühen Zugang erhalten ein kostenloses Kontingent, einen direkten Draht zu unseren Ingenieuren und Mitsprache bei dem, was wir als Nächstes bauen.',
+    },
+  },
+};

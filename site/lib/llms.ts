@@ -1,0 +1,68 @@
+/**
+ * /llms.txt in the llmstxt.org format: H1, blockquote summary, free text without headings (the
+ * instructions for agents), then H2 sections whose every line is `- [name](absolute-url): note`.
+ */
+import type { Lang } from '../../api/contract/enums.ts';
+import { LANGS } from '../../api/contract/enums.ts';
+import { API_DESCRIPTION_VERSION, OPENAPI_VERSION, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, TOKEN_TTL_SECONDS } from '../../api/contract/limits.ts';
+import { environmentUrls } from '../../api/contract/paths.ts';
+import { BRAND } from '../brand.ts';
+import type { Page } from './pages.ts';
+
+const SECTION: Record<Lang, string> = { en: 'English pages', de: 'German pages' };
+
+interface Link {
+  name: string;
+  url: string;
+  note: string;
+}
+
+/** One link line; brackets and line breaks would break the llmstxt.org link pattern. */
+function line({ name, url, note }: Link): string {
+  return `- [${name.replace(/[[\]]/g, '')}](${url}): ${note.replace(/\s+/g, ' ').trim()}`;
+}
+
+export function apiLinks(baseUrl: string): Link[] {
+  const prod = environmentUrls(baseUrl, 'production');
+  const sbx = environmentUrls(baseUrl, 'sandbox');
+  const sandboxCredentials = `client id \`${SANDBOX_CLIENT_ID}\`, client secret \`${SANDBOX_CLIENT_SECRET}\``;
+  return [
+    { name: 'Sandbox API index', url: sbx.index, note: `start here: zero-auth index of the sandbox, which stores nothing (${sandboxCredentials})` },
+    { name: 'Sandbox token endpoint', url: sbx.token, note: `POST, OAuth 2.0 client credentials with ${sandboxCredentials}` },
+    { name: 'OpenAPI document', url: prod.openapi, note: `OpenAPI ${OPENAPI_VERSION} description of the API (version ${API_DESCRIPTION_VERSION}), production and sandbox servers` },
+    { name: 'OpenAPI document as Markdown', url: prod.openapiMarkdown, note: 'the same description as readable Markdown' },
+    { name: 'API catalog', url: prod.apiCatalog, note: 'RFC 9727 linkset of the APIs with their descriptions, documentation and status' },
+    { name: 'API index', url: prod.index, note: 'zero-auth index of the production API' },
+    { name: 'Status probe', url: prod.status, note: 'GET, no authentication' },
+    { name: 'Token endpoint', url: prod.token, note: `POST, OAuth 2.0 client credentials (HTTP Basic or client_secret_post); JWT access tokens valid ${TOKEN_TTL_SECONDS} s; production clients are issued by the operator on request` },
+    { name: 'Authorization server metadata', url: prod.authorizationServerMetadata, note: 'RFC 8414, production issuer' },
+    { name: 'Sandbox authorization server metadata', url: sbx.authorizationServerMetadata, note: 'RFC 8414, sandbox issuer' },
+    { name: 'Protected resource metadata', url: prod.protectedResourceMetadata, note: 'RFC 9728, production API' },
+    { name: 'Sandbox protected resource metadata', url: sbx.protectedResourceMetadata, note: 'RFC 9728, sandbox API' },
+  ];
+}
+
+export function buildLlmsTxt(pages: readonly Page[], baseUrl: string): string {
+  const sbx = environmentUrls(baseUrl, 'sandbox');
+  const out = [
+    `# ${BRAND.product}`,
+    '',
+    `> ${BRAND.productLong}. ${BRAND.tagline.en} This site is its early-access waitlist, in English and German, with a Markdown twin of every page and a small public API: waitlist sign-up, status probe, OAuth 2.0 client-credentials tokens and aggregate waitlist statistics.`,
+    '',
+    'Instructions for agents:',
+    '',
+    '- Crawl sequentially with one client; do not send requests in parallel.',
+    '- After a `429` answer, wait the number of seconds in its `Retry-After` header before the next request.',
+    '- Read the Markdown twins linked below rather than the HTML pages (or send `Accept: text/markdown` to a page URL).',
+    `- Start with the sandbox at ${sbx.index}: it stores nothing and accepts the OAuth client with client id \`${SANDBOX_CLIENT_ID}\` and client secret \`${SANDBOX_CLIENT_SECRET}\`.`,
+    '- Sign up an e-mail address only with the explicit consent of its owner.',
+  ];
+  for (const lang of LANGS) {
+    const listed = pages.filter((p) => p.lang === lang && p.kind === 'page');
+    if (listed.length === 0) continue;
+    out.push('', `## ${SECTION[lang]}`, '');
+    for (const page of listed) out.push(line({ name: page.title, url: `${baseUrl}${page.twin}`, note: page.description }));
+  }
+  out.push('', '## API', '', ...apiLinks(baseUrl).map(line));
+  return `${out.join('\n')}\n`;
+}

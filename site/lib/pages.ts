@@ -1,0 +1,144 @@
+/**
+ * Every page of the site, from every collection in PAGE_COLLECTIONS. The page and twin routes,
+ * the sitemap and llms.txt all read this one list, so a new Markdown file (or a new collection)
+ * shows up everywhere without further code.
+ */
+import { getCollection } from 'astro:content';
+import { DEFAULT_LANG, LANGS, type Lang } from '../../api/contract/enums.ts';
+import { twinPath } from '../../api/contract/paths.ts';
+import { checkPageMarkdown } from './markdown.ts';
+import type { PageData } from './page-schema.ts';
+import { fillHtml, fillText } from './placeholders.ts';
+
+/** Collections whose entries are pages (same frontmatter schema, rendered Markdown body). */
+export const PAGE_COLLECTIONS = ['pages'] as const;
+
+/** `notFound` pages (a file named 404.md) are served for unknown paths, never listed. */
+export type PageKind = 'page' | 'notFound';
+
+export interface Page {
+  collection: string;
+  /** Collection id: `<lang>` or `<lang>/<slug>`. */
+  id: string;
+  /** Where the page comes from, for error messages (e.g. content/en/thanks.md). */
+  source: string;
+  lang: Lang;
+  key: string;
+  kind: PageKind;
+  title: string;
+  description: string;
+  signup: boolean;
+  order: number;
+  updated?: Date;
+  /** URL path of the HTML page: `/`, `/de/danke/`; `/404.html` for a notFound page. */
+  path: string;
+  /** Route parameter of site/pages/[...slug].astro (undefined for `/`). */
+  slug: string | undefined;
+  /** URL path of the Markdown twin (api/contract twinPath): `/index.md`, `/de/danke.md`. */
+  twin: string;
+  /** Route parameter of site/pages/[...slug].md.ts. */
+  twinSlug: string;
+  /** The page in every language (itself included), by language: URL paths. */
+  alternates: Record<Lang, string>;
+  /** Body Markdown with placeholders filled. */
+  markdown: string;
+  /** Rendered body HTML with placeholders filled. */
+  html: string;
+}
+
+interface Entry {
+  id: string;
+  collection: string;
+  data: PageData;
+  body?: string;
+  filePath?: string;
+  rendered?: { html: string };
+}
+
+function langPrefix(lang: Lang): string {
+  return lang === DEFAULT_LANG ? '' : `/${lang}`;
+}
+
+/** The home page of a language: `/` or `/de/`. */
+export function homePath(lang: Lang): string {
+  return `${langPrefix(lang)}/`;
+}
+
+function toPage(entry: Entry): Omit<Page, 'alternates'> {
+  const source = entry.filePath ?? `${entry.collection}:${entry.id}`;
+  const [first, ...rest] = entry.id.split('/');
+  const lang = LANGS.find((l) => l === first);
+  if (!lang) throw new Error(`${source}: a page lives in a language folder (${LANGS.join(', ')}), e.g. content/en/…`);
+  if (entry.body === undefined || entry.rendered === undefined) throw new Error(`${source}: page entries need a Markdown body`);
+  checkPageMarkdown(entry.body, source);
+  const kind: PageKind = rest.at(-1) === '404' ? 'notFound' : 'page';
+  const route = `${langPrefix(lang)}/${rest.map((s) => `${s}/`).join('')}`;
+  const { data } = entry;
+  return {
+    collection: entry.collection,
+    id: entry.id,
+    source,
+    lang,
+    key: data.key,
+    kind,
+    title: fillText(data.title, lang, source),
+    description: fillText(data.description, lang, source),
+    signup: data.signup,
+    order: data.order,
+    updated: data.updated,
+    path: kind === 'notFound' ? route.replace(/\/$/, '.html') : route,
+    slug: route.slice(1, -1) || undefined,
+    twin: twinPath(route),
+    twinSlug: twinPath(route).slice(1, -'.md'.length),
+    markdown: fillText(entry.body, lang, source),
+    html: fillHtml(entry.rendered.html, lang, source),
+  };
+}
+
+/** Pairs translations by key; a key must exist once in every language. */
+function pair(pages: Omit<Page, 'alternates'>[]): Page[] {
+  const byKey = new Map<string, Map<Lang, Omit<Page, 'alternates'>>>();
+  const byPath = new Map<string, string>();
+  for (const page of pages) {
+    const other = byPath.get(page.path);
+    if (other) throw new Error(`${page.source} and ${other} both produce ${page.path}`);
+    byPath.set(page.path, page.source);
+    const langs = byKey.get(page.key) ?? new Map();
+    const twin = langs.get(page.lang);
+    if (twin) throw new Error(`${page.source} and ${twin.source} both have key "${page.key}" in language ${page.lang}`);
+    byKey.set(page.key, langs.set(page.lang, page));
+  }
+  return pages.map((page) => {
+    const langs = byKey.get(page.key)!;
+    const alternates = {} as Record<Lang, string>;
+    for (const lang of LANGS) {
+      const translation = langs.get(lang);
+      if (!translation) {
+        throw new Error(`${page.source} (key "${page.key}") has no ${lang} translation: add a page with key: ${page.key} under the ${lang} folder`);
+      }
+      alternates[lang] = translation.path;
+    }
+    return { ...page, alternates };
+  });
+}
+
+let cached: Promise<Page[]> | undefined;
+
+/** Every page, sorted by `order`, then language, then path. */
+export function getAllPages(): Promise<Page[]> {
+  cached ??= (async () => {
+    const entries: Entry[] = [];
+    for (const name of PAGE_COLLECTIONS) entries.push(...((await getCollection(name)) as Entry[]));
+    return pair(entries.map(toPage)).sort(
+      (a, b) => a.order - b.order || LANGS.indexOf(a.lang) - LANGS.indexOf(b.lang) || a.path.localeCompare(b.path),
+    );
+  })();
+  return cached;
+}
+
+/** The page with `key` in `lang`, for links between known pages (throws if it is missing). */
+export async function pageByKey(key: string, lang: Lang): Promise<Page> {
+  const page = (await getAllPages()).find((p) => p.key === key && p.lang === lang);
+  if (!page) throw new Error(`no page with key "${key}" in ${lang}`);
+  return page;
+}

@@ -1,0 +1,18 @@
+/**
+ * The settings the build reads, from api/config.ts (the only reader of the environment; astro.config.mjs
+ * has already refused a bad value by the time a page is rendered).
+ */
+import { loadConfig } from '../../api/config.ts';
+
+const config = loadConfig();
+
+/** Public origin of the site, no trailing slash, e.g. `https://example.org`. */
+export const BASE_URL: string = config.BASE_URL;
+
+/** RFC 9116 Contact URI for security.txt. */
+export const SECURITY_CONTACT: string = config.SECURITY_CONTACT;
+
+/** Absolute URL of a root-relative path. */
+export function absolute(path: string): string {
+  return `${BASE_URL}${path}`;
+}

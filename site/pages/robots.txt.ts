@@ -1,0 +1,5 @@
+import type { APIRoute } from 'astro';
+import { buildRobotsTxt } from '../lib/robots.ts';
+import { BASE_URL } from '../lib/site-config.ts';
+
+export const GET: APIRoute = () => new Response(buildRobotsTxt(BASE_URL), { headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
