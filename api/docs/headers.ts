@@ -60,12 +60,12 @@ export function headerComponents(): Record<string, HeaderObject> {
       schema: { type: 'string', pattern: '^Basic ' },
     },
     'Cache-Control-NoStore': {
-      description: 'Token responses are never cached (RFC 6749 §5.1).',
+      description: 'Token endpoint answers are never cached (RFC 6749 §5.1).',
       required: true,
       schema: { type: 'string', pattern: '(^|,)\\s*no-store\\s*(,|$)' },
     },
     'Pragma-NoCache': {
-      description: 'HTTP/1.0 caches: never cache (RFC 6749 §5.1).',
+      description: 'The same for HTTP/1.0 caches (RFC 6749 §5.1).',
       required: true,
       schema: { type: 'string', const: 'no-cache' },
     },
@@ -75,8 +75,9 @@ export function headerComponents(): Record<string, HeaderObject> {
       schema: { type: 'string', pattern: '^@-?\\d+$' },
     },
     'Link-Successor': {
-      description: 'Link to the successor operation (`rel="successor-version"`) and the deprecation notes.',
-      schema: { type: 'string' },
+      description: 'Link to the successor operation, `rel="successor-version"` (RFC 5829).',
+      required: true,
+      schema: { type: 'string', pattern: '^<[^>]+>\\s*;.*rel="?successor-version"?' },
     },
   };
   for (const route of ROUTES) {
@@ -107,11 +108,13 @@ export function responseHeaders(route: Route, status: number): Record<string, Re
     headers['WWW-Authenticate'] = ref('WWW-Authenticate-Bearer');
   }
   if (route.auth === 'client' && status === 401) headers['WWW-Authenticate'] = ref('WWW-Authenticate-Basic');
-  if (route.auth === 'client' && status === 200) {
+  // RFC 6749 §5.1 asks it of the 200; §5.2's example and good practice extend it to every answer.
+  if (route.auth === 'client') {
     headers['Cache-Control'] = ref('Cache-Control-NoStore');
     headers.Pragma = ref('Pragma-NoCache');
   }
-  if (route.deprecated && (status === 200 || status === 303)) {
+  // RFC 9745: every answer of a deprecated resource says so, errors included.
+  if (route.deprecated) {
     headers.Deprecation = ref('Deprecation');
     headers.Link = ref('Link-Successor');
   }

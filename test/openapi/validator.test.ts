@@ -66,8 +66,15 @@ describe('response validator (inspect)', () => {
 
   it('token 400 must be {error, error_description}; {error, message} is a violation', () => {
     const oauth = { error: 'invalid_scope', error_description: ERROR_MESSAGES.invalid_scope };
-    expect(responseViolations(observed('POST', API_PATHS.token, 400, oauth))).toEqual([]);
-    expect(responseViolations(observed('POST', API_PATHS.token, 400, error('invalid_scope')))).not.toEqual([]);
+    const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+    expect(responseViolations(observed('POST', API_PATHS.token, 400, oauth, noStore))).toEqual([]);
+    expect(responseViolations(observed('POST', API_PATHS.token, 400, error('invalid_scope'), noStore))).not.toEqual([]);
+  });
+
+  it('token answers without Cache-Control no-store are a violation', () => {
+    const oauth = { error: 'invalid_scope', error_description: ERROR_MESSAGES.invalid_scope };
+    const cached = { 'Cache-Control': 'max-age=60', Pragma: 'no-cache' };
+    expect(responseViolations(observed('POST', API_PATHS.token, 400, oauth, cached)).join()).toMatch(/header Cache-Control/);
   });
 
   it('429 needs Retry-After; 303 needs Location and no body; 405 needs the exact Allow', () => {
