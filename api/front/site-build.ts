@@ -61,8 +61,13 @@ export async function buildSite(root: string, config: Config, env: NodeJS.Proces
   child.stderr?.on('data', (chunk) => (output += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) throw new Error(`astro build failed (exit ${code})${quiet ? `:\n${output}` : ''}`);
+  await writeStamp(root, config, startedAt);
+}
+
+/** Records a successful build of DIST_DIR that started at `startedAt`. */
+export async function writeStamp(root: string, config: Config, startedAt: number): Promise<void> {
   const stamp: Stamp = {
-    distDir,
+    distDir: path.resolve(root, config.DIST_DIR),
     settings: Object.fromEntries(BUILD_SETTINGS.map((name) => [name, String(config[name])])),
     startedAt,
   };

@@ -1,0 +1,259 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { API_VERSION, ERROR_MESSAGES } from '../../api/contract/index.ts';
+import { trustedProxies } from '../../api/front/client-address.ts';
+import { createProxy, type Upstream } from '../../api/front/proxy.ts';
+import { listen, type Listening } from '../../api/front/server.ts';
+import { raw } from './client.ts';
+
+/** A stand-in sidecar: each test installs the handler it needs. */
+let handler: http.RequestListener = (_req, res) => res.end();
+let upstreamServer: http.Server;
+let upstream: Upstream | undefined;
+
+async function startUpstream(): Promise<void> {
+  upstreamServer = http.createServer((req, res) => handler(req, res));
+  await new Promise<void>((resolve) => upstreamServer.listen(0, '127.0.0.1', resolve));
+  upstream = { host: '127.0.0.1', port: (upstreamServer.address() as AddressInfo).port };
+}
+
+async function startFront(trust: string[] = [], idleTimeoutMs?: number): Promise<{ front: Listening; close(): Promise<void> }> {
+  const { proxy, close } = createProxy({ upstream: () => upstream, trusted: trustedProxies(trust), idleTimeoutMs, onError: () => {} });
+  const front = await listen(proxy, '127.0.0.1', 0);
+  return { front, close: async () => (close(), front.close(500)) };
+}
+
+/** What the stand-in sidecar saw of the last request. */
+interface Seen {
+  method?: string;
+  url?: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+function recorder(status = 200): { seen: Seen; handler: http.RequestListener } {
+  const seen: Seen = { headers: {}, body: '' };
+  return {
+    seen,
+    handler: (req, res) => {
+      Object.assign(seen, { method: req.method, url: req.url, headers: req.headers });
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (seen.body += chunk));
+      req.on('end', () => res.writeHead(status, { 'content-type': 'application/json', 'x-upstream': 'yes' }).end('{"ok":true}'));
+    },
+  };
+}
+
+let plainFront: Awaited<ReturnType<typeof startFront>>;
+beforeAll(async () => {
+  await startUpstream();
+  plainFront = await startFront();
+});
+afterAll(async () => {
+  await plainFront.close();
+  upstreamServer.closeAllConnections();
+  await new Promise((resolve) => upstreamServer.close(resolve));
+});
+
+describe('proxy: what reaches the sidecar', () => {
+  test('proxy: method, path, query and body are forwarded as sent', async () => {
+    const r = recorder(201);
+    handler = r.handler;
+    const res = await raw(plainFront.front.url, '/api/v1/waitlist?lang=de&x=%20y', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: 'Bearer abc' },
+      body: 'email=a%40example.org&consent=true',
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers['x-upstream']).toBe('yes');
+    expect(res.text).toBe('{"ok":true}');
+    expect(r.seen).toMatchObject({ method: 'POST', url: '/api/v1/waitlist?lang=de&x=%20y', body: 'email=a%40example.org&consent=true' });
+    expect(r.seen.headers.authorization).toBe('Bearer abc');
+    expect(r.seen.headers['content-type']).toBe('application/x-www-form-urlencoded');
+  });
+
+  test.each(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'PUT'])('proxy: %s is forwarded with its own method', async (method) => {
+    const r = recorder();
+    handler = r.handler;
+    const res = await raw(plainFront.front.url, '/sandbox/api/v1/status', { method });
+    expect(res.status).toBe(200);
+    expect(r.seen.method).toBe(method);
+  });
+
+  test('X-Forwarded-For: a client-sent value is overwritten with the peer address, never appended to', async () => {
+    const r = recorder();
+    handler = r.handler;
+    await raw(plainFront.front.url, '/api/v1/status', {
+      headers: { 'x-forwarded-for': '6.6.6.6', forwarded: 'for=6.6.6.6', 'x-real-ip': '6.6.6.6', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example', host: 'site.example' },
+    });
+    expect(r.seen.headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(r.seen.headers.forwarded).toBeUndefined();
+    expect(r.seen.headers['x-real-ip']).toBeUndefined();
+    expect(r.seen.headers['x-forwarded-proto']).toBe('http');
+    expect(r.seen.headers['x-forwarded-host']).toBe('site.example');
+  });
+
+  test('X-Forwarded-For: behind a trusted proxy (TRUST_PROXY), the rightmost untrusted hop is the client', async () => {
+    const trusting = await startFront(['127.0.0.1']);
+    try {
+      const r = recorder();
+      handler = r.handler;
+      await raw(trusting.front.url, '/api/v1/status', { headers: { 'x-forwarded-for': '6.6.6.6, 198.51.100.4', 'x-forwarded-proto': 'https' } });
+      expect(r.seen.headers['x-forwarded-for']).toBe('198.51.100.4');
+      expect(r.seen.headers['x-forwarded-proto']).toBe('https');
+    } finally {
+      await trusting.close();
+    }
+  });
+
+  test('hop-by-hop: Connection, the fields it names, Keep-Alive, TE, Proxy-Authorization are not forwarded', async () => {
+    const r = recorder();
+    handler = r.handler;
+    await raw(plainFront.front.url, '/api/v1/status', {
+      headers: { connection: 'keep-alive, x-private', 'x-private': '1', 'keep-alive': 'timeout=5', te: 'trailers', 'proxy-authorization': 'Basic eDp5', 'x-kept': 'yes' },
+    });
+    expect(r.seen.headers['x-private']).toBeUndefined();
+    expect(r.seen.headers['keep-alive']).toBeUndefined();
+    expect(r.seen.headers.te).toBeUndefined();
+    expect(r.seen.headers['proxy-authorization']).toBeUndefined();
+    expect(r.seen.headers['x-kept']).toBe('yes');
+  });
+
+  test('hop-by-hop: the sidecar\'s connection fields are not passed back', async () => {
+    handler = (_req, res) => res.writeHead(200, { 'proxy-authenticate': 'Basic', 'x-api-version': '1', trailer: 'x-t' }).end('ok');
+    const res = await raw(plainFront.front.url, '/api/v1/status');
+    expect(res.headers['proxy-authenticate']).toBeUndefined();
+    expect(res.headers.trailer).toBeUndefined();
+    expect(res.headers['x-api-version']).toBe('1');
+  });
+});
+
+describe('proxy: streaming', () => {
+  test('streaming: the sidecar gets the first part of an upload before the client has sent the rest', async () => {
+    let firstChunk!: () => void;
+    const arrived = new Promise<void>((resolve) => (firstChunk = resolve));
+    let received = 0;
+    handler = (req, res) => {
+      req.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        firstChunk();
+      });
+      req.on('end', () => res.end(String(received)));
+    };
+    const url = new URL(plainFront.front.url);
+    const req = http.request({ host: url.hostname, port: url.port, method: 'POST', path: '/api/v1/waitlist', headers: { 'content-type': 'application/json' } });
+    const response = new Promise<string>((resolve, reject) => {
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve(text));
+      });
+      req.on('error', reject);
+    });
+    req.write(Buffer.alloc(1024, 'a'));
+    // If the front buffered the body until its end, this would never resolve (the test would time out).
+    await arrived;
+    req.end(Buffer.alloc(2048, 'b'));
+    expect(await response).toBe('3072');
+  });
+
+  test('streaming: an early answer (413) arrives while a 10 MB upload is still being sent', async () => {
+    handler = (req, res) => {
+      // Like the sidecar: refuse on Content-Length without reading the body.
+      if (Number(req.headers['content-length']) > 64 * 1024) res.writeHead(413, { 'content-type': 'application/json' }).end('{"error":"payload_too_large"}');
+    };
+    const url = new URL(plainFront.front.url);
+    const total = 10 * 1024 * 1024;
+    const req = http.request({ host: url.hostname, port: url.port, method: 'POST', path: '/api/v1/waitlist', headers: { 'content-type': 'application/json', 'content-length': String(total) } });
+    req.on('error', () => {});
+    const status = new Promise<number>((resolve) => req.on('response', (res) => (res.resume(), resolve(res.statusCode ?? 0))));
+    req.write(Buffer.alloc(256 * 1024, 'x'));
+    // Only a quarter megabyte of ten has been sent, and the answer comes anyway.
+    expect(await status).toBe(413);
+    req.destroy();
+  });
+
+  test('streaming: the client gets the first part of a response before the sidecar has finished it', async () => {
+    let finish!: () => void;
+    const gate = new Promise<void>((resolve) => (finish = resolve));
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('first;');
+      void gate.then(() => res.end('second'));
+    };
+    const url = new URL(plainFront.front.url);
+    const text = await new Promise<string>((resolve, reject) => {
+      http
+        .get({ host: url.hostname, port: url.port, path: '/api/v1/status' }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            body += chunk;
+            if (body === 'first;') finish();
+          });
+          res.on('end', () => resolve(body));
+        })
+        .on('error', reject);
+    });
+    expect(text).toBe('first;second');
+  });
+});
+
+describe('proxy: sidecar down or failing -> JSON 500', () => {
+  const expect500 = (res: Awaited<ReturnType<typeof raw>>) => {
+    expect(res.status).toBe(500);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers['x-api-version']).toBe(API_VERSION);
+    expect(JSON.parse(res.text)).toEqual({ error: 'internal_error', message: ERROR_MESSAGES.internal_error });
+  };
+
+  test('sidecar down: no upstream known (restarting) -> 500 internal_error at once', async () => {
+    const saved = upstream;
+    upstream = undefined;
+    try {
+      expect500(await raw(plainFront.front.url, '/api/v1/status'));
+    } finally {
+      upstream = saved;
+    }
+  });
+
+  test('sidecar down: connection refused -> 500 internal_error, body upload discarded', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const saved = upstream;
+    upstream = { host: '127.0.0.1', port };
+    try {
+      expect500(await raw(plainFront.front.url, '/api/v1/waitlist', { method: 'POST', body: 'x'.repeat(100_000) }));
+      // The connection is still usable afterwards (keep-alive with the front).
+      expect500(await raw(plainFront.front.url, '/api/v1/status'));
+    } finally {
+      upstream = saved;
+    }
+  });
+
+  test('sidecar dies before answering -> 500 internal_error', async () => {
+    handler = (req) => req.socket.destroy();
+    expect500(await raw(plainFront.front.url, '/api/v1/status'));
+  });
+
+  test('sidecar silent -> 500 after the idle timeout, not a hang', async () => {
+    const impatient = await startFront([], 100);
+    try {
+      handler = () => {};
+      expect500(await raw(impatient.front.url, '/api/v1/status'));
+    } finally {
+      await impatient.close();
+    }
+  });
+
+  test('sidecar dies after its headers -> the client sees a broken response, not a short success', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"partial":');
+      setImmediate(() => res.socket?.destroy());
+    };
+    await expect(raw(plainFront.front.url, '/api/v1/status')).rejects.toThrow();
+  });
+});

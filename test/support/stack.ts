@@ -1,0 +1,166 @@
+/**
+ * The real stack for end-to-end and browser tests: `scripts/start.ts` (front in-process, sidecar
+ * as its child) on 127.0.0.1, with a temp DATA_DIR and a site built for its own base URL.
+ * The e2e project's global setup starts one and hands it out: `inject('stack')`. Tests that need
+ * a stack of their own (crashes, restarts, other settings) call `startStack()`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigSchema, loadConfig } from '../../api/config.ts';
+import { buildSite, staleReason, stampPath } from '../../api/front/site-build.ts';
+
+export interface StackInfo {
+  /** e.g. http://127.0.0.1:41234, no trailing slash; every absolute URL in the site uses it. */
+  baseUrl: string;
+  dataDir: string;
+  distDir: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stack: StackInfo;
+  }
+}
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Generous rate limits, so tests are not throttled unless they ask to be. */
+const RELAXED_LIMITS = { RATE_LIMIT_STANDARD: '100000', RATE_LIMIT_RELAXED: '100000' };
+
+/**
+ * The environment of a stack: the caller's, minus every project setting and what vitest adds
+ * (it exports Vite's BASE_URL=/ and NODE_ENV=test), plus the given settings.
+ */
+export function stackEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(env)) {
+    if (key in ConfigSchema.shape || /^(VITEST|VITE_)/.test(key) || ['MODE', 'DEV', 'PROD', 'SSR', 'NODE_ENV'].includes(key)) delete env[key];
+  }
+  return { ...env, ASTRO_TELEMETRY_DISABLED: '1', ...settings };
+}
+
+/** A port that was free a moment ago (the site must know its URL before the server starts). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Builds the site into distDir for baseUrl (output shown only on failure). */
+export async function buildSiteFor(distDir: string, baseUrl: string): Promise<void> {
+  const env = stackEnv({ BASE_URL: baseUrl, DIST_DIR: distDir });
+  const config = loadConfig(env);
+  if (await staleReason(ROOT, config)) await buildSite(ROOT, config, env, true);
+}
+
+/** Drops the build record of a temp dist/ that is going away. */
+export function forgetBuild(distDir: string): Promise<void> {
+  return rm(stampPath(ROOT, distDir), { force: true });
+}
+
+export interface StartStackOptions {
+  /** A site already built (buildSiteFor) with `baseUrl`; by default one is built into a temp dir. */
+  distDir?: string;
+  /** The BASE_URL the site was built with; defaults to this stack's own URL. */
+  baseUrl?: string;
+  port?: number;
+  /** Defaults to a fresh temp dir, removed by stop(). */
+  dataDir?: string;
+  /** Further settings, e.g. { RATE_LIMIT_STANDARD: '2' } or { TRUST_PROXY: '127.0.0.1' }. */
+  env?: Record<string, string>;
+  /** How long start-up (including a build) may take. */
+  timeoutMs?: number;
+}
+
+export interface RunningStack extends StackInfo {
+  /** Where this stack listens (differs from baseUrl when the site was built for another stack). */
+  url: string;
+  process: ChildProcess;
+  /** Everything the stack printed so far (stdout and stderr). */
+  output(): string;
+  /** The sidecar child's pid, read from /proc (Linux). */
+  sidecarPid(): Promise<number | undefined>;
+  /** SIGTERM (or the given signal), wait for the exit, remove the temp dirs this call made. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function startStack(options: StartStackOptions = {}): Promise<RunningStack> {
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const baseUrl = options.baseUrl ?? url;
+  const madeDirs: string[] = [];
+  const temp = async (prefix: string) => {
+    const dir = await mkdtemp(path.join(tmpdir(), prefix));
+    madeDirs.push(dir);
+    return dir;
+  };
+  const distDir = options.distDir ?? (await temp('stack-dist-'));
+  const dataDir = options.dataDir ?? (await temp('stack-data-'));
+  const env = stackEnv({
+    ...RELAXED_LIMITS,
+    BASE_URL: baseUrl,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    SIDECAR_HOST: '127.0.0.1',
+    SIDECAR_PORT: '0',
+    DATA_DIR: dataDir,
+    DIST_DIR: distDir,
+    LOG_REQUESTS: 'false',
+    ...options.env,
+  });
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+
+  const cleanup = () => Promise.all(madeDirs.flatMap((dir) => [rm(dir, { recursive: true, force: true }), forgetBuild(dir)]));
+  const ready = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), options.timeoutMs ?? 120_000);
+    const check = () => {
+      if (/^listening on /m.test(output)) {
+        clearTimeout(timer);
+        resolve(true);
+      }
+    };
+    child.stdout.on('data', check);
+    void exited.then(() => (clearTimeout(timer), resolve(false)));
+  });
+  if (!ready) {
+    child.kill('SIGKILL');
+    await exited;
+    await cleanup();
+    throw new Error(`the stack did not start:\n${output}`);
+  }
+
+  return {
+    url,
+    baseUrl,
+    dataDir,
+    distDir,
+    process: child,
+    output: () => output,
+    sidecarPid: () => childPid(child.pid!),
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const code = await exited;
+      await cleanup();
+      return code;
+    },
+  };
+}
+
+async function childPid(pid: number): Promise<number | undefined> {
+  const { readFile, readdir } = await import('node:fs/promises');
+  for (const task of await readdir(`/proc/${pid}/task`).catch(() => [])) {
+    const children = (await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')).trim();
+    if (children) return Number(children.split(/\s+/)[0]);
+  }
+  return undefined;
+}
