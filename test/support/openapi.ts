@@ -25,20 +25,32 @@ export function createAjv(doc: OpenApiDocument = openApiDocument): Ajv2020 {
   return ajv;
 }
 
-const ajv = createAjv();
-const compiled = new Map<string, ValidateFunction>();
+type SchemaCheck = (schema: JsonSchema, value: unknown) => string[];
+const checkers = new WeakMap<OpenApiDocument, SchemaCheck>();
+
+/** A schema checker bound to one document (its components), compiled once per schema. */
+function checkerFor(doc: OpenApiDocument): SchemaCheck {
+  const known = checkers.get(doc);
+  if (known) return known;
+  const ajv = createAjv(doc);
+  const compiled = new Map<string, ValidateFunction>();
+  const check: SchemaCheck = (schema, value) => {
+    const key = JSON.stringify(schema);
+    let validate = compiled.get(key);
+    if (validate === undefined) {
+      validate = ajv.compile(typeof schema.$ref === 'string' ? { $ref: `${DOC_ID}${schema.$ref}` } : schema);
+      compiled.set(key, validate);
+    }
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`);
+  };
+  checkers.set(doc, check);
+  return check;
+}
 
 /** Validates `value` against a schema of the document (a `$ref` into components or an inline schema). */
-export function schemaErrors(schema: JsonSchema, value: unknown): string[] {
-  const key = JSON.stringify(schema);
-  let validate = compiled.get(key);
-  if (validate === undefined) {
-    const ref = typeof schema.$ref === 'string' ? { $ref: `${DOC_ID}${schema.$ref}` } : schema;
-    validate = ajv.compile(ref);
-    compiled.set(key, validate);
-  }
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`);
+export function schemaErrors(schema: JsonSchema, value: unknown, doc: OpenApiDocument = openApiDocument): string[] {
+  return checkerFor(doc)(schema, value);
 }
 
 export interface ObservedResponse {
@@ -78,7 +90,7 @@ function headerViolations(doc: OpenApiDocument, headers: Record<string, HeaderOb
       if (header.required) out.push(`missing header ${name}`);
       continue;
     }
-    for (const error of schemaErrors(header.schema, headerValue(header.schema, value))) out.push(`header ${name}: ${value}: ${error}`);
+    for (const error of schemaErrors(header.schema, headerValue(header.schema, value), doc)) out.push(`header ${name}: ${value}: ${error}`);
   }
   return out;
 }
@@ -90,14 +102,19 @@ function commonHeaders(doc: OpenApiDocument): Record<string, HeaderObject | Ref>
   return Object.fromEntries(Object.entries(first ?? {}).filter(([name]) => rest.every((h) => name in h)));
 }
 
-function bodyViolations(res: ObservedResponse, response: ResponseObject, errorCodes: (status: number) => ErrorCode[] | undefined): string[] {
+function bodyViolations(
+  doc: OpenApiDocument,
+  res: ObservedResponse,
+  response: ResponseObject,
+  errorCodes: (status: number) => ErrorCode[] | undefined,
+): string[] {
   const content = response.content;
   if (!content || res.method === 'HEAD') return res.text === '' ? [] : [`expected no body, got ${res.text.slice(0, 80)}`];
   const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   const media = content[type];
   if (!media) return [`content type ${type || '(none)'} is not one of ${Object.keys(content).join(', ')}`];
   if (res.body === undefined) return ['expected a JSON body'];
-  const out = schemaErrors(media.schema, res.body);
+  const out = schemaErrors(media.schema, res.body, doc);
   const code = (res.body as { error?: unknown }).error;
   if (res.status >= 400 && typeof code === 'string') {
     if (ERROR_STATUS[code as ErrorCode] !== res.status) out.push(`error code ${code} belongs to status ${ERROR_STATUS[code as ErrorCode]}`);
@@ -123,7 +140,7 @@ export function responseViolations(res: ObservedResponse, doc: OpenApiDocument =
       headers: commonHeaders(doc),
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
-    return [...headerViolations(doc, notFound.headers!, res.headers), ...bodyViolations(res, notFound, () => undefined)];
+    return [...headerViolations(doc, notFound.headers!, res.headers), ...bodyViolations(doc, res, notFound, () => undefined)];
   }
   const key = res.method === 'HEAD' ? 'get' : res.method.toLowerCase();
   let op: OperationObject | undefined = item[key as keyof typeof item];
@@ -137,7 +154,7 @@ export function responseViolations(res: ObservedResponse, doc: OpenApiDocument =
   const route = routeById(op.operationId as RouteId);
   return [
     ...headerViolations(doc, response.headers ?? {}, res.headers),
-    ...bodyViolations(res, response, (status) => errorCodesFor(route, status)),
+    ...bodyViolations(doc, res, response, (status) => errorCodesFor(route, status)),
   ];
 }
 
@@ -148,4 +165,20 @@ export function assertMatchesDocument(res: ObservedResponse, doc: OpenApiDocumen
     `${res.method} ${res.path} -> ${res.status} does not match the OpenAPI document:\n  - ${violations.join('\n  - ')}\n` +
       `  body: ${res.text.slice(0, 300)}`,
   );
+}
+
+/** The same check for a fetch Response (read from a clone, so the caller can still consume it). */
+export async function assertFetchMatchesDocument(method: string, url: string, response: Response, doc: OpenApiDocument = openApiDocument): Promise<void> {
+  const text = await response.clone().text();
+  const type = response.headers.get('content-type') ?? '';
+  const body: unknown = text && /json/i.test(type) ? JSON.parse(text) : undefined;
+  const { pathname, search } = new URL(url);
+  assertMatchesDocument({ method: method.toUpperCase(), path: `${pathname}${search}`, status: response.status, headers: response.headers, body, text }, doc);
+}
+
+/** A fetch that holds every API answer to the document: for clients (oauth4webapi) that bring their own requests. */
+export async function documentCheckedFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  const response = await fetch(url, init);
+  await assertFetchMatchesDocument(init.method ?? 'GET', url, response);
+  return response;
 }
