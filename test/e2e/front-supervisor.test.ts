@@ -1,0 +1,75 @@
+import http from 'node:http';
+import { describe, expect, inject, test, vi } from 'vitest';
+import { API_PATHS, API_VERSION, ERROR_MESSAGES } from '../../api/contract/index.ts';
+import { raw } from '../front/client.ts';
+import { startStack } from '../support/stack.ts';
+
+const shared = inject('stack');
+const own = (env: Record<string, string> = {}, dataDir?: string) => startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env, dataDir });
+
+describe('npm start: supervisor and shutdown', () => {
+  test('e2e supervisor: a killed sidecar is restarted; meanwhile API calls get JSON 500, pages still work', async () => {
+    const stack = await own();
+    try {
+      const pid = (await stack.sidecarPid())!;
+      expect(pid).toBeGreaterThan(0);
+      process.kill(pid, 'SIGKILL');
+      await vi.waitFor(() => expect(() => process.kill(pid, 0)).toThrow(), { timeout: 5_000, interval: 5 });
+      const during = await raw(stack.url, API_PATHS.status);
+      expect(during.status).toBe(500);
+      expect(during.headers['x-api-version']).toBe(API_VERSION);
+      expect(JSON.parse(during.text)).toEqual({ error: 'internal_error', message: ERROR_MESSAGES.internal_error });
+      expect((await raw(stack.url, '/')).status).toBe(200);
+      await vi.waitFor(async () => expect((await raw(stack.url, API_PATHS.status)).status).toBe(200), { timeout: 15_000, interval: 50 });
+      expect(await stack.sidecarPid()).not.toBe(pid);
+      expect(stack.output()).toMatch(/sidecar exited with signal SIGKILL; restarting/);
+    } finally {
+      await stack.stop();
+    }
+  });
+
+  test('e2e shutdown: SIGTERM lets a request in flight finish, then both processes exit 0', async () => {
+    const stack = await own();
+    const sidecar = (await stack.sidecarPid())!;
+    const url = new URL(stack.url);
+    const body = 'email=inflight%40example.org&consent=true';
+    // Expect: 100-continue makes the front say when it has the request (RFC 9110 §10.1.1).
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      method: 'POST',
+      path: API_PATHS.waitlist,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length), expect: '100-continue' },
+    });
+    const accepted = new Promise<void>((resolve) => req.on('continue', resolve));
+    const answer = new Promise<number>((resolve, reject) => {
+      req.on('response', (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+      req.on('error', reject);
+    });
+    req.flushHeaders();
+    await accepted;
+    // The request is in flight, its body not sent yet, when the signal arrives.
+    const exit = stack.stop('SIGTERM');
+    await vi.waitFor(() => expect(stack.output()).toMatch(/SIGTERM: finishing requests in flight/), { timeout: 5_000, interval: 5 });
+    expect((await raw(stack.url, '/').catch((error: Error) => error)) instanceof Error).toBe(true);
+    req.end(body);
+    expect(await answer).toBe(303);
+    expect(await exit).toBe(0);
+    expect(() => process.kill(sidecar, 0)).toThrow();
+  });
+
+  test('e2e start-up: a sidecar that cannot start (data directory locked by another stack) stops npm start with its message', async () => {
+    const first = await own();
+    try {
+      const refused = await own({}, first.dataDir).then(
+        (second) => (void second.stop(), undefined),
+        (error: Error) => error.message,
+      );
+      expect(refused).toMatch(/cannot start the API: sidecar exited with code 1 before it was ready/);
+      // The sidecar's own explanation reaches the operator too.
+      expect(refused).toContain(first.dataDir);
+    } finally {
+      await first.stop();
+    }
+  });
+});
