@@ -6,8 +6,11 @@
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { pageSchema } from './lib/page-schema.ts';
+import { referenceLoader } from './lib/reference-loader.ts';
 
 export const collections = {
   // The glob base is relative to the project root, not to srcDir.
   pages: defineCollection({ loader: glob({ pattern: '**/*.md', base: './content' }), schema: pageSchema }),
+  // The API reference, generated from the OpenAPI document (docs/openapi.md).
+  reference: defineCollection({ loader: referenceLoader(), schema: pageSchema }),
 };

@@ -11,7 +11,7 @@ import type { PageData } from './page-schema.ts';
 import { fillHtml, fillText } from './placeholders.ts';
 
 /** Collections whose entries are pages (same frontmatter schema, rendered Markdown body). */
-export const PAGE_COLLECTIONS = ['pages'] as const;
+export const PAGE_COLLECTIONS = ['pages', 'reference'] as const;
 
 /** `notFound` pages (a file named 404.md) are served for unknown paths, never listed. */
 export type PageKind = 'page' | 'notFound';
