@@ -55,8 +55,10 @@ export function headerComponents(): Record<string, HeaderObject> {
       required: true,
       schema: { type: 'string', pattern: '^Bearer ' },
     },
+    // RFC 9110 §15.5.2: every 401 carries a challenge, also after client_secret_post.
     'WWW-Authenticate-Basic': {
-      description: 'Basic challenge (RFC 7617) when the client authenticated with HTTP Basic.',
+      description: 'Basic challenge (RFC 7617) naming the realm of this environment\'s clients.',
+      required: true,
       schema: { type: 'string', pattern: '^Basic ' },
     },
     'Cache-Control-NoStore': {

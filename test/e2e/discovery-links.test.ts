@@ -94,8 +94,8 @@ describe('every published URL answers', () => {
 
   async function tokenRequest(env: Environment, tokenEndpoint: string): Promise<Response> {
     const sandbox = `Basic ${Buffer.from(`${SANDBOX_CLIENT_ID}:${SANDBOX_CLIENT_SECRET}`).toString('base64')}`;
-    // Production clients are made by the operator (discovery-oauth.test.ts); a request without
-    // one must still reach the token endpoint and get its documented 401.
+    // Production clients are made by the operator: discovery-oauth.test.ts gets its 200 with one,
+    // through this same token_endpoint. Here, without one, it must answer its documented 401.
     return fetch(tokenEndpoint, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...(env === 'sandbox' ? { authorization: sandbox } : {}) },

@@ -18,6 +18,7 @@ import {
   type Environment,
 } from '../../api/contract/index.ts';
 import { assertFetchMatchesDocument, documentCheckedFetch } from '../support/openapi.ts';
+import { stackEnv } from '../support/stack.ts';
 
 const stack = inject('stack');
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -28,7 +29,7 @@ const options = { [oauth.allowInsecureRequests]: true, [oauth.customFetch]: docu
 async function createClient(name: string): Promise<{ id: string; secret: string }> {
   const { stdout } = await promisify(execFile)(process.execPath, ['scripts/clients.ts', 'create', name], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: stack.dataDir },
+    env: stackEnv({ DATA_DIR: stack.dataDir }),
   });
   const id = /^client_id: (\S+)$/m.exec(stdout)?.[1];
   const secret = /^client_secret: (\S+)$/m.exec(stdout)?.[1];
