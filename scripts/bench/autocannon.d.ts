@@ -1,0 +1,28 @@
+// The part of autocannon 8's API the benchmarks use (the package ships no types).
+declare module 'autocannon' {
+  export interface Histogram {
+    average: number;
+    p50: number;
+    p99: number;
+    max: number;
+  }
+  export interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    pipelining?: number;
+    headers?: Record<string, string>;
+    method?: string;
+  }
+  export interface Result {
+    requests: Histogram & { total: number };
+    latency: Histogram;
+    throughput: Histogram;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    '2xx': number;
+  }
+  function autocannon(options: Options): Promise<Result>;
+  export default autocannon;
+}

@@ -1,0 +1,93 @@
+/** The servers the front benchmark compares, each started on an ephemeral 127.0.0.1 port. */
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+
+export interface Running {
+  name: string;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Spawns a Node entry that prints `listening on <url>`. */
+export async function nodeServer(name: string, entry: string, args: string[], env: NodeJS.ProcessEnv): Promise<Running> {
+  const child = spawn(process.execPath, [entry, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /listening on (\S+)/.exec(out);
+      if (match) resolve(match[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`${name} exited with code ${code}: ${out}`)));
+  });
+  child.stdout.resume();
+  return { name, url, stop: () => stopChild(child) };
+}
+
+/** The API sidecar, which reports its URL over IPC once it listens. */
+export async function sidecar(entry: string, env: NodeJS.ProcessEnv): Promise<Running> {
+  const child = fork(entry, [], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.on('message', (m: { type?: string; url?: string }) => m?.type === 'ready' && m.url && resolve(m.url));
+    child.on('exit', (code) => reject(new Error(`sidecar exited with code ${code}`)));
+  });
+  return { name: 'sidecar', url, stop: () => stopChild(child) };
+}
+
+/** Debian's nginx with scripts/bench/nginx.conf, as a foreground process (not a service). */
+export async function nginx(prefix: string, values: Record<string, string>): Promise<Running> {
+  if (!hasCommand('nginx')) {
+    console.error('nginx is missing: apt-get install -y nginx');
+    execFileSync('apt-get', ['install', '-y', '-qq', 'nginx'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  }
+  const port = await freePort();
+  const template = await readFile(path.join(import.meta.dirname, 'nginx.conf'), 'utf8');
+  const all: Record<string, string> = { ...values, PREFIX: prefix, PORT: String(port), HERE: import.meta.dirname };
+  const conf = template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => all[key] ?? `{{${key}}}`);
+  await mkdir(prefix, { recursive: true });
+  const file = path.join(prefix, 'nginx.conf');
+  await writeFile(file, conf);
+  const child = spawn('nginx', ['-c', file, '-p', prefix], { stdio: ['ignore', 'inherit', 'inherit'] });
+  await waitForPort(port, child);
+  return { name: 'nginx', url: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 'SIGQUIT') };
+}
+
+function hasCommand(name: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (child.exitCode !== null) throw new Error(`nginx exited with code ${child.exitCode}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nginx did not open port ${port}`);
+}
+
+function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  return exited.finally(() => clearTimeout(timer));
+}
