@@ -24,9 +24,10 @@ export function curlCommand(serverUrl: string, method: string, path: string, op:
   if (usesScheme(op, SCHEME.clientBasic)) args.push(`-u ${shellQuote(`${SANDBOX_CLIENT_ID}:${SANDBOX_CLIENT_SECRET}`)}`);
   if (usesScheme(op, SCHEME.sandbox)) args.push(`-H "Authorization: Bearer $ACCESS_TOKEN"`);
   const content = op.requestBody?.content ?? {};
+  // JSON when the operation takes it (the most common client), else the form.
   const json = content[JSON_TYPE];
   const form = content[FORM_TYPE];
-  const example = (json ?? form)?.examples ? Object.values((json ?? form)!.examples!)[0]?.value : undefined;
+  const example = Object.values((json ?? form)?.examples ?? {})[0]?.value;
   if (json && example !== undefined) {
     args.push(`-H ${shellQuote(`Content-Type: ${JSON_TYPE}`)}`, `--data ${shellQuote(JSON.stringify(example))}`);
   } else if (form && example && typeof example === 'object') {

@@ -3,6 +3,7 @@
  * and a base URL. Pure: the build endpoint (site/pages/openapi.json.ts), the Markdown twin, the
  * reference page and the tests all call this one function.
  */
+import type { z } from 'zod';
 import {
   API_DESCRIPTION_VERSION,
   BODY_LIMIT_BYTES,
@@ -23,7 +24,6 @@ import { headerComponents } from './headers.ts';
 import { componentSchemas, type SchemaIo } from './json-schemas.ts';
 import { methodKey, operation, SCHEME } from './operations.ts';
 import type { OAuth2Scheme, OpenApiDocument, PathItem } from './openapi-types.ts';
-import type { z } from 'zod';
 
 const TAG_DESCRIPTIONS: Record<Route['tag'], string> = {
   Status: 'Zero-auth status probe.',
