@@ -4,7 +4,7 @@
  * issuer is the only resource server, so no third party needs to verify them.
  */
 import { randomUUID } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT, errors, jwtVerify } from 'jose';
 import { TOKEN_TTL_SECONDS } from '../../contract/index.ts';
 
 /** RFC 9068 §4 allows a small leeway on exp; a few seconds of clock skew between hosts is normal. */
@@ -70,7 +70,10 @@ export async function verifyAccessToken(
     // jose accepts an iat in the future; a token from the future was not issued by this server.
     if (!strings || typeof iat !== 'number' || iat > nowMs / 1000 + CLOCK_TOLERANCE_SECONDS) return undefined;
     return payload as unknown as AccessTokenClaims;
-  } catch {
-    return undefined;
+  } catch (error) {
+    // A JOSE error is the token's fault; anything else (a broken key) is ours and must not pass
+    // for an invalid token.
+    if (error instanceof errors.JOSEError) return undefined;
+    throw error;
   }
 }

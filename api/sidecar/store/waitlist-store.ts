@@ -26,6 +26,8 @@ export interface WaitlistStore {
   sync(): Promise<void>;
   records(): Iterable<WaitlistRecord>;
   readonly size: number;
+  /** Writes to disk so far (each one a group commit); for tests and the benchmark. */
+  readonly commits: number;
   /** Waits for pending commits; afterwards the store takes no more changes. */
   close(): Promise<void>;
 }
@@ -40,6 +42,7 @@ export class JsonWaitlistStore implements WaitlistStore {
   #waiting: Waiter[] = [];
   #flushing: Promise<void> | undefined;
   #closed = false;
+  #commits = 0;
 
   private constructor(db: Low<RecordTable>) {
     this.#db = db;
@@ -65,6 +68,10 @@ export class JsonWaitlistStore implements WaitlistStore {
 
   get size(): number {
     return this.#db.data.size;
+  }
+
+  get commits(): number {
+    return this.#commits;
   }
 
   records(): Iterable<WaitlistRecord> {
@@ -93,6 +100,7 @@ export class JsonWaitlistStore implements WaitlistStore {
       this.#waiting = [];
       try {
         await this.#db.write();
+        this.#commits += 1;
         for (const waiter of batch) waiter.resolve();
       } catch (error) {
         for (const waiter of batch) waiter.reject(error);

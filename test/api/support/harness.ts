@@ -10,7 +10,7 @@ import type { H3 } from 'h3';
 import { loadConfig, type Config } from '../../../api/config.ts';
 import { createApp } from '../../../api/sidecar/app.ts';
 import type { Clock } from '../../../api/sidecar/deps.ts';
-import { hashSecret, newClientId, newClientSecret, type ClientRecord } from '../../../api/sidecar/domain/clients.ts';
+import { hashSecret, newClientId, newClientSecret, type ClientDirectory, type ClientRecord } from '../../../api/sidecar/domain/clients.ts';
 import type { Logger } from '../../../api/sidecar/http/log.ts';
 import { FileClientDirectory, clientsPath, writeClients } from '../../../api/sidecar/store/clients-file.ts';
 import type { TokenKeys } from '../../../api/sidecar/store/keys.ts';
@@ -50,6 +50,7 @@ export interface Harness {
   keys: TokenKeys;
   logger: CapturingLogger;
   config: Config;
+  clients: ClientDirectory;
   /** A production client with the stats scope. */
   client: { id: string; secret: string };
   close(): Promise<void>;
@@ -86,6 +87,7 @@ export async function harness(env: Record<string, string> = {}): Promise<Harness
     keys,
     logger,
     config,
+    clients,
     client: { id: client.id, secret: client.secret },
     async close() {
       await store.close();

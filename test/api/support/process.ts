@@ -1,0 +1,55 @@
+/** Starts the real sidecar (`node api/sidecar/main.ts`) as a child process on an ephemeral port. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export interface Running {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function launch(script: string, args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [script, ...args], {
+    cwd: ROOT,
+    // Vitest puts Vite's BASE_URL=/ into process.env; the sidecar needs an origin there.
+    env: { ...process.env, BASE_URL: 'https://waitlist.example', SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0', LOG_REQUESTS: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.on('exit', (code, signal) => done({ code, signal })),
+  );
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** Resolves once the sidecar reports ready over IPC; rejects with its stderr if it exits first. */
+export async function startSidecar(env: Record<string, string>): Promise<Running> {
+  const started = launch('api/sidecar/main.ts', [], env);
+  const url = await new Promise<string>((done, fail) => {
+    started.child.on('message', (message: { type?: string; url?: string }) => {
+      if (message.type === 'ready' && message.url) done(message.url);
+    });
+    started.exited.then(({ code }) => fail(new Error(`sidecar exited with ${code}: ${started.stderr()}`)));
+  });
+  return { ...started, url };
+}
+
+/** Runs a process to its end (a sidecar that must refuse to start, or the clients command). */
+export async function runToEnd(script: string, args: string[], env: Record<string, string>): Promise<Finished> {
+  const started = launch(script, args, env);
+  const { code } = await started.exited;
+  return { code, stdout: started.stdout(), stderr: started.stderr() };
+}
