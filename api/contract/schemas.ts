@@ -45,11 +45,12 @@ export const Status = z
 export type Status = z.infer<typeof Status>;
 
 const count = z.int().min(0);
-function countsOf<const T extends readonly string[]>(values: T, unanswered: boolean) {
+type CountKeys<T extends readonly string[], U extends boolean> = T[number] | (U extends true ? 'unanswered' : never);
+function countsOf<const T extends readonly string[], const U extends boolean>(values: T, unanswered: U) {
   const shape: Record<string, typeof count> = {};
   for (const value of values) shape[value] = count;
   if (unanswered) shape.unanswered = count;
-  return z.object(shape as Record<T[number] | 'unanswered', typeof count>).strict();
+  return z.object(shape as Record<CountKeys<T, U>, typeof count>).strict();
 }
 
 /** WaitlistStats: aggregate counts only, no personal data (field names are our design). */
