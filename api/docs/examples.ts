@@ -62,8 +62,7 @@ function exampleStats(): WaitlistStats {
     total,
     last7Days: 12,
     last30Days: 47,
-    // countsOf() in the contract types byLang with an `unanswered` key that its schema does not have.
-    byLang: breakdown(LANGS, total) as WaitlistStats['byLang'],
+    byLang: breakdown(LANGS, total),
     byRole: breakdown([...ROLES, 'unanswered'] as const, total),
     byBuilding: breakdown([...BUILDING, 'unanswered'] as const, total),
     bySource: breakdown([...SOURCES, 'unanswered'] as const, total),
