@@ -1,0 +1,230 @@
+/**
+ * `npm run bench` (sidecar part): sign-ups per second and p50/p99 latency with 32 concurrent
+ * clients on stores of 1,000 and 100,000 records (limits raised for the run), the largest
+ * event-loop stall of the sidecar meanwhile (perf_hooks monitorEventLoopDelay), and the status
+ * probe straight to the sidecar. With `--front=URL --sidecar=URL` it also loads the status probe
+ * through a running front and straight to its sidecar and prints the latency the front adds.
+ *
+ * The sidecar under test is the real app (createApp, node:http, the JSON store with fsync) in a
+ * child process of this script, so the load generator does not share its event loop. Everything
+ * runs on 127.0.0.1 ephemeral ports and is bounded in time: `--duration=N` seconds per load
+ * (default 10), the whole run aborts after a fixed guard.
+ *
+ * Targets (issue 3): at 100,000 records p99 sign-up latency <= 250 ms, no stall over 100 ms;
+ * the front adds <= 30 % to the status probe's latency.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { Agent, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import autocannon, { type Result } from 'autocannon';
+import { toNodeHandler } from 'h3';
+import { loadConfig } from '../../api/config.ts';
+import { API_PATHS } from '../../api/contract/index.ts';
+import { createApp } from '../../api/sidecar/app.ts';
+import { systemClock } from '../../api/sidecar/deps.ts';
+import { CONSENT_TEXT_VERSION } from '../../api/sidecar/domain/consent.ts';
+import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
+import { silentLogger } from '../../api/sidecar/http/log.ts';
+import { FileClientDirectory, clientsPath } from '../../api/sidecar/store/clients-file.ts';
+import { replaceFileDurably } from '../../api/sidecar/store/durable-file.ts';
+import { RecordTable } from '../../api/sidecar/store/record-table.ts';
+import { storeCodec } from '../../api/sidecar/store/store-file.ts';
+import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/waitlist-store.ts';
+
+const CONNECTIONS = 32;
+const SIZES = [1_000, 100_000];
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=').slice(1).join('=');
+const duration = Number(arg('duration') ?? 10);
+
+interface ServerStats {
+  maxStallMs: number;
+  p99StallMs: number;
+  commits: number;
+  records: number;
+  rssMb: number;
+}
+
+if (process.argv.includes('--serve')) await serve(process.argv[process.argv.indexOf('--serve') + 1]);
+else await main();
+
+/** Child role: the sidecar app on the given data directory, reporting its event-loop delay. */
+async function serve(dataDir: string): Promise<void> {
+  const started = performance.now();
+  const store = await JsonWaitlistStore.open(dataDir);
+  const openMs = performance.now() - started;
+  const config = loadConfig({ BASE_URL: 'http://127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_STANDARD: '1000000000', RATE_LIMIT_RELAXED: '1000000000', LOG_REQUESTS: 'false' });
+  const keys = { production: randomBytes(32), sandbox: randomBytes(32) };
+  const clients = await new FileClientDirectory(clientsPath(dataDir)).load();
+  const app = createApp({ store, clock: systemClock, keys, clients, config, logger: silentLogger });
+  const server = createServer(toNodeHandler(app));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  process.on('message', (message: string) => {
+    if (message === 'reset') delay.reset();
+    if (message === 'stop') server.close(() => store.close().then(() => process.exit(0)));
+    if (message === 'reset' || message === 'stats') {
+      const stats: ServerStats = {
+        maxStallMs: delay.max / 1e6,
+        p99StallMs: delay.percentile(99) / 1e6,
+        commits: store.commits,
+        records: store.size,
+        rssMb: process.memoryUsage.rss() / 2 ** 20,
+      };
+      process.send!({ type: message, stats });
+    }
+  });
+  process.send!({ type: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, openMs });
+}
+
+async function main(): Promise<void> {
+  const guard = setTimeout(() => {
+    console.error('benchmark took too long: aborting');
+    process.exit(1);
+  }, (SIZES.length * (duration + 10) + 120) * 1000);
+  guard.unref();
+  console.log(`Sidecar benchmark: ${CONNECTIONS} concurrent clients, ${duration} s per load, 127.0.0.1 only\n`);
+  const rows: string[][] = [['records', 'file MB', 'open ms', 'sign-ups/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200', 'commits', 'max stall ms', 'status req/s', 'status p50', 'status p99', 'RSS MB']];
+  for (const size of SIZES) rows.push(await benchSize(size));
+  printTable(rows);
+  console.log('\nTargets at 100,000 records: p99 sign-up latency <= 250 ms, no event-loop stall over 100 ms.');
+
+  const front = arg('front');
+  const direct = arg('sidecar');
+  if (front && direct) {
+    const viaSidecar = await probe(direct);
+    const viaFront = await probe(front);
+    const added = (viaFront.latency.average / viaSidecar.latency.average - 1) * 100;
+    console.log(`\nStatus probe, ${duration} s each: straight ${viaSidecar.requests.average.toFixed(0)} req/s, p50 ${viaSidecar.latency.p50} ms, p99 ${viaSidecar.latency.p99} ms; ` +
+      `through the front ${viaFront.requests.average.toFixed(0)} req/s, p50 ${viaFront.latency.p50} ms, p99 ${viaFront.latency.p99} ms; ` +
+      `the front adds ${added.toFixed(0)} % to the mean latency (target <= 30 %).`);
+  } else {
+    console.log('\n(pass --front=URL --sidecar=URL of a running `npm start` to compare the status probe through the front)');
+  }
+}
+
+async function benchSize(size: number): Promise<string[]> {
+  const dir = await mkdtemp(join(tmpdir(), `bench-sidecar-${size}-`));
+  let child: ChildProcess | undefined;
+  try {
+    await seed(dir, size);
+    const fileMb = (await stat(join(dir, STORE_FILE_NAME))).size / 2 ** 20;
+    child = fork(import.meta.filename, ['--serve', dir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const ready = await nextMessage<{ url: string; openMs: number }>(child, 'ready');
+    await signUps(ready.url, `warm${size}`, 1);
+    await ask(child, 'reset');
+    const load = await signUps(ready.url, `run${size}`, duration);
+    const during = await ask(child, 'stats');
+    const status = await probe(`${ready.url}`);
+    const stats = await ask(child, 'stats');
+    child.send('stop');
+    await new Promise((done) => child!.once('exit', done));
+    return [
+      size.toLocaleString('en'),
+      fileMb.toFixed(1),
+      ready.openMs.toFixed(0),
+      (load.ok / duration).toFixed(0),
+      load.p50.toFixed(1),
+      load.p99.toFixed(1),
+      load.max.toFixed(1),
+      String(load.failed),
+      String(during.commits),
+      during.maxStallMs.toFixed(1),
+      status.requests.average.toFixed(0),
+      String(status.latency.p50),
+      String(status.latency.p99),
+      stats.rssMb.toFixed(0),
+    ];
+  } finally {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A store file of `size` records, as the sidecar writes it. */
+async function seed(dir: string, size: number): Promise<void> {
+  const at = new Date().toISOString();
+  const records: WaitlistRecord[] = [];
+  for (let i = 0; i < size; i++) {
+    records.push({
+      email: `seed${i}@example.com`,
+      createdAt: at,
+      consentAt: at,
+      updatedAt: at,
+      lang: i % 3 ? 'en' : 'de',
+      role: 'developer',
+      building: 'agents',
+      source: 'hero',
+      consent: { form: 'hero', channel: 'form', lang: 'en', textVersion: CONSENT_TEXT_VERSION },
+    });
+  }
+  const path = join(dir, STORE_FILE_NAME);
+  await replaceFileDurably(path, storeCodec(path).serialize(new RecordTable(records)));
+}
+
+/** 32 clients posting distinct sign-ups back to back over kept-alive connections for `seconds`. */
+async function signUps(url: string, prefix: string, seconds: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const latencies: number[] = [];
+  let failed = 0;
+  let n = 0;
+  const end = performance.now() + seconds * 1000;
+  const target = new URL(API_PATHS.waitlist, url);
+  const worker = async () => {
+    while (performance.now() < end) {
+      const body = JSON.stringify({ email: `${prefix}-${n++}@example.com`, consent: true, role: 'data', lang: 'de' });
+      const started = performance.now();
+      const status = await post(agent, target, body);
+      latencies.push(performance.now() - started);
+      if (status !== 200) failed += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { ok: latencies.length - failed, failed, p50: at(0.5), p99: at(0.99), max: latencies.at(-1) ?? 0 };
+}
+
+function post(agent: Agent, url: URL, body: string): Promise<number> {
+  return new Promise((done) => {
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      res.resume();
+      res.on('end', () => done(res.statusCode ?? 0));
+    });
+    req.on('error', () => done(0));
+    req.end(body);
+  });
+}
+
+function probe(base: string): Promise<Result> {
+  return autocannon({ url: `${base.replace(/\/$/, '')}${API_PATHS.status}`, connections: CONNECTIONS, duration: Math.max(3, Math.round(duration / 2)) });
+}
+
+function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
+  return new Promise((done, fail) => {
+    const onMessage = (message: { type?: string } & T) => {
+      if (message?.type !== type) return;
+      child.off('message', onMessage);
+      done(message);
+    };
+    child.on('message', onMessage);
+    child.once('exit', (code) => fail(new Error(`benchmark sidecar exited with ${code}`)));
+  });
+}
+
+async function ask(child: ChildProcess, message: 'reset' | 'stats'): Promise<ServerStats> {
+  const reply = nextMessage<{ stats: ServerStats }>(child, message);
+  child.send(message);
+  return (await reply).stats;
+}
+
+function printTable(rows: string[][]): void {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  for (const row of rows) console.log(row.map((cell, i) => cell.padStart(widths[i])).join('  '));
+}
