@@ -14,7 +14,7 @@ import autocannon, { type Result } from 'autocannon';
 import { configOrExit } from '../../api/config.ts';
 import { API_PATHS, PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts';
 import { buildSite, staleReason } from '../../api/front/site-build.ts';
-import { nginx, nodeServer, sidecar, type Running } from './servers.ts';
+import { cpuSeconds, nginx, nodeServer, sidecar, type Running } from './servers.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const duration = Number(process.argv.find((a) => a.startsWith('--duration='))?.split('=')[1] ?? 5);
@@ -68,38 +68,50 @@ try {
   await sameBodies(servers);
   const rows: string[][] = [];
   for (const target of PATHS) {
-    const results = new Map<string, Result>();
-    for (const server of servers) results.set(server.name, await load(server.url + target, CONNECTIONS));
-    const ours = results.get('front')!.requests.average;
+    const results = new Map<string, Measured>();
+    for (const server of servers) results.set(server.name, await load(server.url + target, CONNECTIONS, [server.pid]));
+    const ours = results.get('front')!;
     for (const server of servers) {
       const r = results.get(server.name)!;
-      rows.push([target, server.name, fmt(r.requests.average), String(r.latency.p99), server === front ? '' : `${(ours / r.requests.average).toFixed(2)}x`, problems(r)]);
+      const ratio = server === front ? '' : `${(ours.requests.average / r.requests.average).toFixed(2)}x`;
+      const cpuRatio = server === front ? '' : `${(r.cpuMicros / ours.cpuMicros).toFixed(2)}x`;
+      rows.push([target, server.name, fmt(r.requests.average), String(r.latency.p99), ratio, r.cpuMicros.toFixed(0), cpuRatio, problems(r)]);
     }
   }
-  console.log(`\nStatic files, ${CONNECTIONS} connections, ${duration} s each (ratio = front req/s / other req/s; targets: >= 0.4x nginx, >= 2x naive)`);
-  table(['path', 'server', 'req/s', 'p99 ms', 'front/other', 'errors'], rows);
+  console.log(`\nStatic files, ${CONNECTIONS} connections, ${duration} s each; targets: front >= 0.4x nginx and >= 2x naive in req/s`);
+  console.log('(front/other: req/s ratio; cpu µs/req: server CPU per request, robust on a busy machine; other/front: its inverse ratio)');
+  table(['path', 'server', 'req/s', 'p99 ms', 'front/other', 'cpu µs/req', 'other/front', 'errors'], rows);
 
   if (api) {
     const probeRows: string[][] = [];
     for (const connections of [1, CONNECTIONS]) {
-      const direct = await load(api.url + API_PATHS.status, connections);
-      const proxied = await load(front.url + API_PATHS.status, connections);
+      const direct = await load(api.url + API_PATHS.status, connections, [api.pid]);
+      const proxied = await load(front.url + API_PATHS.status, connections, [front.pid, api.pid]);
       for (const [name, r] of [['sidecar', direct], ['front -> sidecar', proxied]] as const) {
-        probeRows.push([String(connections), name, fmt(r.requests.average), r.latency.average.toFixed(2), String(r.latency.p99), problems(r)]);
+        probeRows.push([String(connections), name, fmt(r.requests.average), r.latency.average.toFixed(2), String(r.latency.p99), r.cpuMicros.toFixed(0), problems(r)]);
       }
-      probeRows.push(['', 'added latency', '', `${((proxied.latency.average / direct.latency.average - 1) * 100).toFixed(0)} %`, '', '']);
+      const added = (proxied.latency.average / direct.latency.average - 1) * 100;
+      probeRows.push(['', 'added by the front', '', `${added.toFixed(0)} %`, '', `${(proxied.cpuMicros - direct.cpuMicros).toFixed(0)}`, '']);
     }
-    console.log(`\nStatus probe ${API_PATHS.status}, ${duration} s each (target: the front adds <= 30 % latency)`);
-    table(['conns', 'path', 'req/s', 'mean ms', 'p99 ms', 'errors'], probeRows);
+    console.log(`\nStatus probe ${API_PATHS.status}, ${duration} s each; target: the front adds <= 30 % latency`);
+    console.log('(cpu µs/req: front and sidecar together)');
+    table(['conns', 'path', 'req/s', 'mean ms', 'p99 ms', 'cpu µs/req', 'errors'], probeRows);
   } else console.log('\n(no sidecar yet: status probe comparison skipped)');
 } finally {
   clearTimeout(guard);
   await stopAll();
 }
 
-async function load(url: string, connections: number): Promise<Result> {
-  await autocannon({ url, connections, duration: 1 }); // warm-up (JIT, kept-alive sockets)
-  return autocannon({ url, connections, duration });
+type Measured = Result & { cpuMicros: number };
+
+/** One run after a one-second warm-up (JIT, kept-alive sockets), with the servers' CPU per request. */
+async function load(url: string, connections: number, pids: number[]): Promise<Measured> {
+  await autocannon({ url, connections, duration: 1 });
+  const cpu = async () => (await Promise.all(pids.map(cpuSeconds))).reduce((a, b) => a + b, 0);
+  const before = await cpu();
+  const result = await autocannon({ url, connections, duration });
+  const used = (await cpu()) - before;
+  return { ...result, cpuMicros: (used * 1e6) / Math.max(1, result.requests.total) };
 }
 
 /** The comparison is fair only if every server sends the same bytes for the same path. */

@@ -1,14 +1,33 @@
 /** The servers the front benchmark compares, each started on an ephemeral 127.0.0.1 port. */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 
 export interface Running {
   name: string;
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
+
+/**
+ * CPU seconds (user + system) used so far by a process and its descendants, from /proc (Linux).
+ * Unlike req/s, CPU per request hardly depends on what else the machine is doing.
+ */
+export async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  let ticks = Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  for (const task of await readdir(`/proc/${pid}/task`).catch(() => [])) {
+    const children = (await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')).trim();
+    for (const child of children ? children.split(' ') : []) ticks += (await cpuSeconds(Number(child))) * CLOCK_TICKS;
+  }
+  return ticks / CLOCK_TICKS;
+}
+/** USER_HZ: 100 on every Linux architecture Node runs on. */
+const CLOCK_TICKS = 100;
 
 /** Spawns a Node entry that prints `listening on <url>`. */
 export async function nodeServer(name: string, entry: string, args: string[], env: NodeJS.ProcessEnv): Promise<Running> {
@@ -23,7 +42,7 @@ export async function nodeServer(name: string, entry: string, args: string[], en
     child.on('exit', (code) => reject(new Error(`${name} exited with code ${code}: ${out}`)));
   });
   child.stdout.resume();
-  return { name, url, stop: () => stopChild(child) };
+  return { name, url, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 /** The API sidecar, which reports its URL over IPC once it listens. */
@@ -33,7 +52,7 @@ export async function sidecar(entry: string, env: NodeJS.ProcessEnv): Promise<Ru
     child.on('message', (m: { type?: string; url?: string }) => m?.type === 'ready' && m.url && resolve(m.url));
     child.on('exit', (code) => reject(new Error(`sidecar exited with code ${code}`)));
   });
-  return { name: 'sidecar', url, stop: () => stopChild(child) };
+  return { name: 'sidecar', url, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 /** Debian's nginx with scripts/bench/nginx.conf, as a foreground process (not a service). */
@@ -51,7 +70,7 @@ export async function nginx(prefix: string, values: Record<string, string>): Pro
   await writeFile(file, conf);
   const child = spawn('nginx', ['-c', file, '-p', prefix], { stdio: ['ignore', 'inherit', 'inherit'] });
   await waitForPort(port, child);
-  return { name: 'nginx', url: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 'SIGQUIT') };
+  return { name: 'nginx', url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child, 'SIGQUIT') };
 }
 
 function hasCommand(name: string): boolean {
