@@ -16,16 +16,17 @@ export function computeStats(records: Iterable<WaitlistRecord>, now: number): Wa
   const byRole = zeros(ROLES, true);
   const byBuilding = zeros(BUILDING, true);
   const bySource = zeros(SOURCES, true);
-  const since7 = now - 7 * DAY_MS;
-  const since30 = now - 30 * DAY_MS;
+  // Times are stored as toISOString() output, whose text order is time order: comparing strings
+  // spares a Date.parse per record (tens of milliseconds of event loop at 100,000 records).
+  const since7 = new Date(now - 7 * DAY_MS).toISOString();
+  const since30 = new Date(now - 30 * DAY_MS).toISOString();
   let total = 0;
   let last7Days = 0;
   let last30Days = 0;
   for (const record of records) {
     total += 1;
-    const created = Date.parse(record.createdAt);
-    if (created > since30) last30Days += 1;
-    if (created > since7) last7Days += 1;
+    if (record.createdAt > since30) last30Days += 1;
+    if (record.createdAt > since7) last7Days += 1;
     byLang[record.lang] += 1;
     byRole[record.role ?? 'unanswered'] += 1;
     byBuilding[record.building ?? 'unanswered'] += 1;
