@@ -1,0 +1,59 @@
+/**
+ * axe-core on every page of the sitemap (both languages) and on the 404 pages, in the light and
+ * the dark colour scheme: no violation of WCAG 2.0, 2.1 and 2.2 at levels A and AA.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Result } from 'axe-core';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { LANGS } from '../../api/contract/enums.ts';
+import { DISCOVERY_PATHS, PAGE_PATHS } from '../../api/contract/paths.ts';
+import { launchBrowser } from '../support/browser.ts';
+import '../support/stack.ts';
+
+const { baseUrl } = inject('stack');
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const SCHEMES = ['light', 'dark'] as const;
+
+/** The sitemap's <loc>s: absolute URLs on this stack, which the site was built for. */
+const sitemap = await (await fetch(`${baseUrl}${DISCOVERY_PATHS.sitemap}`)).text();
+const pages = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
+/** An address that exists in no language: each language's 404 page. */
+const missing = LANGS.map((lang) => `${PAGE_PATHS.home[lang]}no-such-page/`);
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+function report(violations: Result[]): string {
+  return violations
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary}`).join('\n')}`)
+    .join('\n');
+}
+
+describe('axe-core, WCAG 2.2 AA', () => {
+  test('axe: the sitemap lists both languages', () => {
+    for (const home of Object.values(PAGE_PATHS.home)) expect(pages).toContain(home);
+  });
+
+  for (const path of [...pages, ...missing]) {
+    for (const colorScheme of SCHEMES) {
+      test(`axe ${path} (${colorScheme}): no WCAG 2.2 A/AA violations`, async () => {
+        const context = await browser.newContext({ colorScheme });
+        try {
+          const page = await context.newPage();
+          const response = await page.goto(`${baseUrl}${path}`);
+          expect(response?.status()).toBe(missing.includes(path) ? 404 : 200);
+          const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+          expect(results.violations, report(results.violations)).toEqual([]);
+          // axe really looked: the page's text colours were among the checks that passed.
+          expect(results.passes.map((p) => p.id)).toContain('color-contrast');
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  }
+});
