@@ -71,16 +71,16 @@ export const UI: Record<Lang, Ui> = {
     },
     roles: {
       developer: 'Software developer',
-      platform: 'Platform or infrastructure engineer',
+      platform: 'Platform engineer',
       data: 'Data or ML engineer',
       founder: 'Founder or CTO',
       other: 'Something else',
     },
     building: {
       agents: 'AI agents',
-      rag: 'RAG and retrieval pipelines',
+      rag: 'RAG and retrieval',
       research: 'Research',
-      extraction: 'Document and data extraction',
+      extraction: 'Data extraction',
       evaluating: 'Just evaluating',
     },
     messages: {
@@ -127,17 +127,17 @@ export const UI: Record<Lang, Ui> = {
     },
     roles: {
       developer: 'Softwareentwicklung',
-      platform: 'Plattform oder Infrastruktur',
-      data: 'Daten oder Machine Learning',
+      platform: 'Plattform-Engineering',
+      data: 'Daten und ML',
       founder: 'Gründung oder CTO',
       other: 'Etwas anderes',
     },
     building: {
       agents: 'KI-Agenten',
-      rag: 'RAG- und Retrieval-Pipelines',
+      rag: 'RAG und Retrieval',
       research: 'Forschung',
-      extraction: 'Dokument- und Datenextraktion',
-      evaluating: 'Ich sehe mich erst einmal um',
+      extraction: 'Datenextraktion',
+      evaluating: 'Erst einmal umsehen',
     },
     messages: {
       success: 'Sie stehen auf der Liste. Wir schreiben Ihnen einmal, sobald der frühe Zugang startet.',
