@@ -3,7 +3,8 @@
  * place, in the page's language (the messages come from the form's data-msg-* attributes).
  * Without this script the form still works as a plain POST.
  */
-import { FIELD_ERRORS, outcomeOf, signupBody, type FieldName, type Outcome } from './signup-outcome.ts';
+import type { ErrorCode } from '../../api/contract/errors.ts';
+import { FIELD_ERRORS, fieldsToFix, outcomeOf, signupBody, type FieldName, type Outcome } from './signup-outcome.ts';
 import { FIELD } from '../lib/signup-fields.ts';
 
 function control(form: HTMLFormElement, name: string): HTMLInputElement {
@@ -38,14 +39,22 @@ function clearErrors(form: HTMLFormElement): void {
   announce(form, '');
 }
 
-function showFieldError(form: HTMLFormElement, name: FieldName, message: string): void {
-  const input = control(form, name);
-  const error = errorElement(input);
-  error.textContent = message;
-  error.hidden = false;
-  input.setAttribute('aria-invalid', 'true');
-  describedBy(input, [...(input.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean), error.id]);
-  input.focus();
+function fieldMessage(form: HTMLFormElement, name: FieldName): string {
+  return name === FIELD.email ? form.dataset.msgInvalidEmail! : form.dataset.msgConsentRequired!;
+}
+
+/** Marks the fields and moves focus to the first of them. */
+function showFieldErrors(form: HTMLFormElement, names: FieldName[]): void {
+  for (const name of names) {
+    const input = control(form, name);
+    const error = errorElement(input);
+    error.textContent = fieldMessage(form, name);
+    error.hidden = false;
+    input.setAttribute('aria-invalid', 'true');
+    describedBy(input, [...(input.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean), error.id]);
+  }
+  control(form, names[0]).focus();
+  announce(form, form.dataset.msgCheckField!, 'error');
 }
 
 function show(form: HTMLFormElement, outcome: Outcome): void {
@@ -56,8 +65,7 @@ function show(form: HTMLFormElement, outcome: Outcome): void {
       announce(form, msg.msgSuccess!, 'success');
       return;
     case 'field':
-      showFieldError(form, outcome.field, outcome.field === FIELD.email ? msg.msgInvalidEmail! : msg.msgConsentRequired!);
-      announce(form, msg.msgCheckField!, 'error');
+      showFieldErrors(form, [outcome.field]);
       return;
     case 'rateLimited':
       announce(
@@ -80,10 +88,24 @@ async function errorCode(response: Response): Promise<string | undefined> {
   }
 }
 
+/**
+ * The browser's own checks (required, type=email, pattern), answered with the page's messages:
+ * the browser's bubbles speak the browser's language, not the page's. The API checks again.
+ */
+function localOutcome(form: HTMLFormElement): Outcome | undefined {
+  for (const [code, name] of Object.entries(FIELD_ERRORS) as [ErrorCode, FieldName][]) {
+    const input = control(form, name);
+    if (!input.validity.valid) return { kind: 'field', field: name, code };
+  }
+  return undefined;
+}
+
 async function submit(form: HTMLFormElement): Promise<void> {
   // aria-busy doubles as the guard against a second submit; disabling the button would drop its focus.
   if (form.getAttribute('aria-busy') === 'true') return;
   clearErrors(form);
+  const local = localOutcome(form);
+  if (local) return show(form, local);
   form.setAttribute('aria-busy', 'true');
   try {
     const response = await fetch(form.action, {
@@ -101,6 +123,8 @@ async function submit(form: HTMLFormElement): Promise<void> {
 }
 
 for (const form of document.querySelectorAll<HTMLFormElement>('form[data-signup]')) {
+  // The script reports invalid fields itself (localOutcome), in the page's language.
+  form.noValidate = true;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void submit(form);
