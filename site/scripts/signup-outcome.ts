@@ -40,6 +40,14 @@ export function retryAfterSeconds(value: string | null, now: number): number | u
   return Number.isNaN(date) ? undefined : Math.max(1, Math.ceil((date - now) / 1000));
 }
 
+/**
+ * Fields to flag before sending, in page order: the browser's own checks of the e-mail field
+ * (required, type, pattern, maxlength) and the consent box, which must be ticked.
+ */
+export function fieldsToFix(emailValid: boolean, consentChecked: boolean): FieldName[] {
+  return [...(emailValid ? [] : [FIELD.email]), ...(consentChecked ? [] : [FIELD.consent])];
+}
+
 /** What the page shows for an answer: status, the body's `error` code and the Retry-After header. */
 export function outcomeOf(status: number, code: string | undefined, retryAfter: string | null, now: number): Outcome {
   if (status >= 200 && status < 300) return { kind: 'success' };

@@ -60,6 +60,16 @@ describe('sign-up form', () => {
     }
   });
 
+  it('form: the e-mail pattern (compiled as browsers do, anchored with the v flag) accepts exactly what the contract schema accepts', () => {
+    for (const { html } of homes) {
+      for (const form of forms(html)) {
+        const pattern = new RegExp(`^(?:${one(form, 'email').attrs.pattern})$`, 'v');
+        const samples = ['a@example.com', 'First.Last+tag@sub.example.co.uk', "o'brien@example.ie", 'a@x', 'no-suffix.1@x', 'a@x.c', 'a..b@example.com', '.a@example.com', 'a b@example.com', 'a@-x.com', 'a@example.com.', 'a@[127.0.0.1]'];
+        for (const address of samples) expect(pattern.test(address), address).toBe(WaitlistSignup.shape.email.safeParse(address).success);
+      }
+    }
+  });
+
   it("form: consent is a required, unchecked checkbox with value true whose label links the page language's privacy page", () => {
     for (const { lang, html } of homes) {
       for (const form of forms(html)) {

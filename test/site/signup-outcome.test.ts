@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS, type ErrorCode } from '../../api/contract/errors.ts';
 import { BUILDING, LANGS, SOURCES } from '../../api/contract/enums.ts';
 import { FIELD } from '../../site/lib/signup-fields.ts';
-import { outcomeOf, retryAfterSeconds, signupBody, type Outcome } from '../../site/scripts/signup-outcome.ts';
+import { fieldsToFix, outcomeOf, retryAfterSeconds, signupBody, type Outcome } from '../../site/scripts/signup-outcome.ts';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 
@@ -26,6 +26,13 @@ describe('sign-up script outcomes', () => {
   it('outcome: a garbled Retry-After gives no number rather than NaN', () => {
     expect(retryAfterSeconds('soon', NOW)).toBeUndefined();
     expect(retryAfterSeconds(' 5 ', NOW)).toBe(5);
+  });
+
+  it('before sending: an invalid address and a missing consent are both flagged, e-mail first; a complete form is sent', () => {
+    expect(fieldsToFix(false, false)).toEqual([FIELD.email, FIELD.consent]);
+    expect(fieldsToFix(true, false)).toEqual([FIELD.consent]);
+    expect(fieldsToFix(false, true)).toEqual([FIELD.email]);
+    expect(fieldsToFix(true, true)).toEqual([]);
   });
 
   it('body: empty optional answers are left out and consent is a boolean', () => {
