@@ -3,7 +3,6 @@
  * place, in the page's language (the messages come from the form's data-msg-* attributes).
  * Without this script the form still works as a plain POST.
  */
-import type { ErrorCode } from '../../api/contract/errors.ts';
 import { FIELD_ERRORS, fieldsToFix, outcomeOf, signupBody, type FieldName, type Outcome } from './signup-outcome.ts';
 import { FIELD } from '../lib/signup-fields.ts';
 
@@ -88,24 +87,14 @@ async function errorCode(response: Response): Promise<string | undefined> {
   }
 }
 
-/**
- * The browser's own checks (required, type=email, pattern), answered with the page's messages:
- * the browser's bubbles speak the browser's language, not the page's. The API checks again.
- */
-function localOutcome(form: HTMLFormElement): Outcome | undefined {
-  for (const [code, name] of Object.entries(FIELD_ERRORS) as [ErrorCode, FieldName][]) {
-    const input = control(form, name);
-    if (!input.validity.valid) return { kind: 'field', field: name, code };
-  }
-  return undefined;
-}
-
 async function submit(form: HTMLFormElement): Promise<void> {
   // aria-busy doubles as the guard against a second submit; disabling the button would drop its focus.
   if (form.getAttribute('aria-busy') === 'true') return;
   clearErrors(form);
-  const local = localOutcome(form);
-  if (local) return show(form, local);
+  // The browser's own checks (required, type=email, pattern, maxlength), reported with the
+  // page's messages: its bubbles would speak the browser's language. The API checks again.
+  const toFix = fieldsToFix(control(form, FIELD.email).validity.valid, control(form, FIELD.consent).checked);
+  if (toFix.length > 0) return showFieldErrors(form, toFix);
   form.setAttribute('aria-busy', 'true');
   try {
     const response = await fetch(form.action, {
@@ -123,7 +112,7 @@ async function submit(form: HTMLFormElement): Promise<void> {
 }
 
 for (const form of document.querySelectorAll<HTMLFormElement>('form[data-signup]')) {
-  // The script reports invalid fields itself (localOutcome), in the page's language.
+  // The script reports invalid fields itself (submit), in the page's language.
   form.noValidate = true;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
