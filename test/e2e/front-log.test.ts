@@ -1,11 +1,11 @@
 import { describe, expect, inject, test, vi } from 'vitest';
 import { API_PATHS, THANKS_PATHS } from '../../api/contract/index.ts';
 import { raw } from '../front/client.ts';
-import { startStack } from '../support/stack.ts';
+import { OWN_STACK_TIMEOUT_MS, startStack } from '../support/stack.ts';
 
 const shared = inject('stack');
 
-describe('request log of npm start', () => {
+describe('request log of npm start', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
   test('e2e log: one line per request (method, path, status, duration); no query strings or e-mail addresses anywhere', async () => {
     const stack = await startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env: { LOG_REQUESTS: 'true' } });
     try {

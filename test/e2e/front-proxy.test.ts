@@ -2,7 +2,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { API_PATHS, API_VERSION, BODY_LIMIT_BYTES, ERROR_STATUS, THANKS_PATHS } from '../../api/contract/index.ts';
 import { raw } from '../front/client.ts';
-import { startStack, type RunningStack } from '../support/stack.ts';
+import { OWN_STACK_TIMEOUT_MS, startStack, type RunningStack } from '../support/stack.ts';
 
 const shared = inject('stack');
 
@@ -56,8 +56,8 @@ describe('X-Forwarded-For on the real stack (rate-limit buckets show which clien
       startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env: tight }),
       startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env: { ...tight, TRUST_PROXY: '127.0.0.1' } }),
     ]);
-  });
-  afterAll(() => Promise.all([untrusting?.stop(), trusting?.stop()]));
+  }, OWN_STACK_TIMEOUT_MS);
+  afterAll(() => Promise.all([untrusting?.stop(), trusting?.stop()]), OWN_STACK_TIMEOUT_MS);
 
   const burst = (stack: RunningStack) =>
     Promise.all(Array.from({ length: LIMIT + 1 }, (_, i) => raw(stack.url, API_PATHS.index, { headers: { 'x-forwarded-for': `198.51.100.${i + 1}` } })).map((p) => p.then((r) => r.status)));

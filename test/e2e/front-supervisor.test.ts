@@ -2,12 +2,12 @@ import http from 'node:http';
 import { describe, expect, inject, test, vi } from 'vitest';
 import { API_PATHS, API_VERSION, ERROR_MESSAGES } from '../../api/contract/index.ts';
 import { raw } from '../front/client.ts';
-import { startStack } from '../support/stack.ts';
+import { OWN_STACK_TIMEOUT_MS, startStack } from '../support/stack.ts';
 
 const shared = inject('stack');
 const own = (env: Record<string, string> = {}, dataDir?: string) => startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env, dataDir });
 
-describe('npm start: supervisor and shutdown', () => {
+describe('npm start: supervisor and shutdown', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
   test('e2e supervisor: a killed sidecar is restarted; meanwhile API calls get JSON 500, pages still work', async () => {
     const stack = await own();
     try {
@@ -20,7 +20,7 @@ describe('npm start: supervisor and shutdown', () => {
       expect(during.headers['x-api-version']).toBe(API_VERSION);
       expect(JSON.parse(during.text)).toEqual({ error: 'internal_error', message: ERROR_MESSAGES.internal_error });
       expect((await raw(stack.url, '/')).status).toBe(200);
-      await vi.waitFor(async () => expect((await raw(stack.url, API_PATHS.status)).status).toBe(200), { timeout: 15_000, interval: 50 });
+      await vi.waitFor(async () => expect((await raw(stack.url, API_PATHS.status)).status).toBe(200), { timeout: 30_000, interval: 50 });
       expect(await stack.sidecarPid()).not.toBe(pid);
       expect(stack.output()).toMatch(/sidecar exited with signal SIGKILL; restarting/);
     } finally {

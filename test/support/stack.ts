@@ -28,6 +28,12 @@ declare module 'vitest' {
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * Time budget of a test that starts its own stack (start-up, the test, stop): on a busy 2-core
+ * machine a start alone can take several seconds.
+ */
+export const OWN_STACK_TIMEOUT_MS = 90_000;
+
 /** Generous rate limits, so tests are not throttled unless they ask to be. */
 const RELAXED_LIMITS = { RATE_LIMIT_STANDARD: '100000', RATE_LIMIT_RELAXED: '100000' };
 
