@@ -42,6 +42,8 @@ const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`
 const duration = Number(arg('duration') ?? 10);
 
 interface ServerStats {
+  /** CPU time (user + system) of the sidecar so far: robust where wall-clock numbers are not. */
+  cpuMs: number;
   maxStallMs: number;
   p99StallMs: number;
   commits: number;
@@ -69,7 +71,9 @@ async function serve(dataDir: string): Promise<void> {
     if (message === 'reset') delay.reset();
     if (message === 'stop') server.close(() => store.close().then(() => process.exit(0)));
     if (message === 'reset' || message === 'stats') {
+      const cpu = process.cpuUsage();
       const stats: ServerStats = {
+        cpuMs: (cpu.user + cpu.system) / 1000,
         maxStallMs: delay.max / 1e6,
         p99StallMs: delay.percentile(99) / 1e6,
         commits: store.commits,
@@ -89,7 +93,7 @@ async function main(): Promise<void> {
   }, (SIZES.length * (duration + 10) + 120) * 1000);
   guard.unref();
   console.log(`Sidecar benchmark: ${CONNECTIONS} concurrent clients, ${duration} s per load, 127.0.0.1 only\n`);
-  const rows: string[][] = [['records', 'file MB', 'open ms', 'sign-ups/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200', 'commits', 'max stall ms', 'status req/s', 'status p50', 'status p99', 'RSS MB']];
+  const rows: string[][] = [['records', 'file MB', 'open ms', 'sign-ups/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200', 'commits', 'CPU ms/sign-up', 'max stall ms', 'status req/s', 'status p50', 'status p99', 'CPU µs/status', 'RSS MB']];
   for (const size of SIZES) rows.push(await benchSize(size));
   printTable(rows);
   console.log('\nTargets at 100,000 records: p99 sign-up latency <= 250 ms, no event-loop stall over 100 ms.');
@@ -117,11 +121,12 @@ async function benchSize(size: number): Promise<string[]> {
     child = fork(import.meta.filename, ['--serve', dir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const ready = await nextMessage<{ url: string; openMs: number }>(child, 'ready');
     await signUps(ready.url, `warm${size}`, 1);
-    await ask(child, 'reset');
+    const before = await ask(child, 'reset');
     const load = await signUps(ready.url, `run${size}`, duration);
     const during = await ask(child, 'stats');
     const status = await probe(`${ready.url}`);
     const stats = await ask(child, 'stats');
+    const answered = load.ok + load.failed;
     child.send('stop');
     await new Promise((done) => child!.once('exit', done));
     return [
@@ -133,11 +138,13 @@ async function benchSize(size: number): Promise<string[]> {
       load.p99.toFixed(1),
       load.max.toFixed(1),
       String(load.failed),
-      String(during.commits),
+      String(during.commits - before.commits),
+      ((during.cpuMs - before.cpuMs) / answered).toFixed(2),
       during.maxStallMs.toFixed(1),
       status.requests.average.toFixed(0),
       String(status.latency.p50),
       String(status.latency.p99),
+      (((stats.cpuMs - during.cpuMs) * 1000) / status.requests.total).toFixed(0),
       stats.rssMb.toFixed(0),
     ];
   } finally {

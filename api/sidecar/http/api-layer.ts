@@ -65,16 +65,16 @@ export function apiLayer(deps: LayerDeps): Middleware {
       }
     }
 
-    const headers = new Headers(response.headers);
+    // Every response here was built by this app (http/respond.ts), so its headers are mutable.
+    const headers = response.headers;
     headers.set('x-api-version', API_VERSION);
     for (const [name, value] of Object.entries(rateLimitHeaders(decision))) headers.set(name, value);
     if (mounted?.mount.module.headers) {
       for (const [name, value] of Object.entries(mounted.mount.module.headers(mounted.ctx))) headers.set(name, value);
     }
     // RFC 9110 §9.3.2: HEAD answers with the headers of GET and no content.
-    const body = method === 'HEAD' ? null : response.body;
-    const final = new Response(body, { status: response.status, headers });
-    if (config.LOG_REQUESTS) logger.info(requestLine(method, path, final.status, performance.now() - started));
-    return final;
+    if (method === 'HEAD' && response.body) response = new Response(null, { status: response.status, headers });
+    if (config.LOG_REQUESTS) logger.info(requestLine(method, path, response.status, performance.now() - started));
+    return response;
   };
 }
