@@ -8,9 +8,14 @@ import { DISCOVERY_PATHS, authorizationServerMetadataPath } from '../contract/in
 /** RFC 9727 §4.2: the catalog is Linkset JSON with the API-catalog profile. */
 export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
 
+export const HTML_TYPE = 'text/html; charset=utf-8';
+export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
+/** For a file whose kind the front does not know: never guessed from its content (nosniff). */
+export const FALLBACK_TYPE = 'application/octet-stream';
+
 const BY_EXTENSION: Record<string, string> = {
-  html: 'text/html; charset=utf-8',
-  md: 'text/markdown; charset=utf-8',
+  html: HTML_TYPE,
+  md: MARKDOWN_TYPE,
   txt: 'text/plain; charset=utf-8',
   xml: 'application/xml',
   json: 'application/json',

@@ -6,7 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DISCOVERY_PATHS, LANGS, PAGE_PATHS, canonicalOfTwin, twinPath } from '../contract/index.ts';
 import { CACHE_REVALIDATE, cacheControlFor, link, type Described } from './headers.ts';
-import { ALIASES, contentTypeOf } from './media-types.ts';
+import { ALIASES, FALLBACK_TYPE, HTML_TYPE, MARKDOWN_TYPE, contentTypeOf } from './media-types.ts';
 import { represent, type Representation } from './representation.ts';
 
 export type Route =
@@ -26,7 +26,6 @@ export interface Site {
   notFound(urlPath: string): NotFound;
 }
 
-const FALLBACK_TYPE = 'application/octet-stream';
 /** 404 pages, per language prefix: served with status 404 only, never as a 200 at their own address. */
 const NOT_FOUND_PREFIXES = LANGS.map((lang) => PAGE_PATHS.home[lang]).sort((a, b) => b.length - a.length);
 const notFoundFiles = (prefix: string) => ({ html: `${prefix}404.html`, markdown: twinPath(`${prefix}404/`) });
@@ -48,9 +47,9 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
     const htmlLinks = [...(twin ? [link(`${baseUrl}${twin}`, 'alternate', 'text/markdown')] : []), ...extra];
     pending.push(
       (async () => {
-        const html = await represent(files.get(`${dir}index.html`)!, described(dir, 'x.html', htmlLinks, vary));
+        const html = await represent(files.get(`${dir}index.html`)!, described(dir, HTML_TYPE, htmlLinks, vary));
         const markdown = twin
-          ? await represent(files.get(twin)!, described(dir, 'x.md', [link(`${baseUrl}${dir}`, 'canonical'), ...extra], vary))
+          ? await represent(files.get(twin)!, described(dir, MARKDOWN_TYPE, [link(`${baseUrl}${dir}`, 'canonical'), ...extra], vary))
           : undefined;
         routes.set(dir, { kind: 'page', html, markdown });
       })(),
@@ -69,17 +68,17 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
       ...(canonical && (pages.has(canonical) || files.has(canonical)) ? [link(`${baseUrl}${canonical}`, 'canonical')] : []),
       ...(url === DISCOVERY_PATHS.apiCatalog ? [catalogLink] : []),
     ];
-    pending.push(represent(body, described(url, url, links, [])).then((rep) => void routes.set(url, { kind: 'file', rep })));
+    pending.push(represent(body, described(url, contentTypeOf(url) ?? FALLBACK_TYPE, links, [])).then((rep) => void routes.set(url, { kind: 'file', rep })));
   }
 
   const notFound = new Map<string, NotFound>();
   for (const prefix of NOT_FOUND_PREFIXES) {
     const names = notFoundFiles(prefix);
     const both = files.has(names.html) && files.has(names.markdown);
-    const page = (name: string, kind: string) =>
-      files.has(name) ? represent(files.get(name)!, { ...described(name, kind, [], both ? ['Accept'] : []), cacheControl: CACHE_REVALIDATE, validators: false }) : undefined;
+    const page = (name: string, type: string) =>
+      files.has(name) ? represent(files.get(name)!, { ...described(name, type, [], both ? ['Accept'] : []), cacheControl: CACHE_REVALIDATE, validators: false }) : undefined;
     pending.push(
-      Promise.all([page(names.html, 'x.html'), page(names.markdown, 'x.md')]).then(([html, markdown]) => {
+      Promise.all([page(names.html, HTML_TYPE), page(names.markdown, MARKDOWN_TYPE)]).then(([html, markdown]) => {
         if (html || markdown) notFound.set(prefix, { html, markdown });
       }),
     );
@@ -93,10 +92,9 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
   };
 }
 
-/** `typeFrom` is a URL path whose name decides the content type (a page's is always HTML or Markdown). */
-function described(urlPath: string, typeFrom: string, links: string[], vary: string[]): Described {
+function described(urlPath: string, contentType: string, links: string[], vary: string[]): Described {
   return {
-    contentType: contentTypeOf(typeFrom.startsWith('/') ? typeFrom : `/${typeFrom}`) ?? FALLBACK_TYPE,
+    contentType,
     cacheControl: cacheControlFor(urlPath),
     links,
     vary,

@@ -7,7 +7,7 @@ import { superviseSidecar, type Supervisor } from '../../api/front/supervisor.ts
 /** A stand-in sidecar speaking the same protocol: IPC ready message, SIGTERM to stop. */
 const FAKE_SIDECAR = `
 import http from 'node:http';
-if (process.env.FAKE_FAIL) { console.error('fake sidecar: bad configuration'); process.exit(3); }
+if (process.env.FAKE_FAIL) process.exit(3);
 const server = http.createServer((req, res) => res.end(String(process.pid)));
 server.listen(0, '127.0.0.1', () => process.send({ type: 'ready', url: 'http://127.0.0.1:' + server.address().port }));
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
