@@ -125,6 +125,19 @@ describe('sign-up errors in the browser', () => {
       expect(await storedRecord(dataDir, email)).toMatchObject({ source: 'cta', lang });
     });
 
+    test(`signup ${lang}, JavaScript on: an invalid address and no consent -> both errors in ${lang} at once, focus on the e-mail field; nothing sent`, async () => {
+      const page = await openHome(lang, true);
+      const posts = recordWaitlistPosts(page);
+      const form = signupForm(page, 'hero');
+      await field(form, 'email').fill('name@host');
+      await form.getByRole('button').click();
+
+      expect(await fieldError(form, 'email')).toBe(t.invalidEmail);
+      expect(await fieldError(form, 'consent')).toBe(t.consentRequired);
+      expect(await field(form, 'email').evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(posts).toEqual([]);
+    });
+
     for (const { problem, fill, invalid } of [
       { problem: 'consent not given', fill: { email: uniqueAddress(`${lang}-noconsent-nojs`), consent: false }, invalid: 'consent' },
       { problem: 'an address without a domain suffix', fill: { email: `no-suffix.${Date.now()}@x`, consent: true }, invalid: 'email' },
