@@ -45,8 +45,15 @@ export async function staleReason(root: string, config: Config): Promise<string 
   return undefined;
 }
 
+export interface BuildOptions {
+  /** Capture the build's output and show it only in the error (tests). */
+  quiet?: boolean;
+  /** Aborting stops the build (SIGTERM) and rejects. */
+  signal?: AbortSignal;
+}
+
 /** Runs `astro build` into DIST_DIR with the same environment, then records the stamp. */
-export async function buildSite(root: string, config: Config, env: NodeJS.ProcessEnv, quiet = false): Promise<void> {
+export async function buildSite(root: string, config: Config, env: NodeJS.ProcessEnv, { quiet = false, signal }: BuildOptions = {}): Promise<void> {
   const startedAt = Date.now();
   const distDir = path.resolve(root, config.DIST_DIR);
   // The astro bin's shebang would pick the machine's Node from PATH; run it with this Node instead.
@@ -55,7 +62,9 @@ export async function buildSite(root: string, config: Config, env: NodeJS.Proces
     cwd: root,
     env: { ASTRO_TELEMETRY_DISABLED: '1', ...env },
     stdio: quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
+    signal,
   });
+  child.on('error', () => {}); // an abort is reported through the exit code below
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));

@@ -1,8 +1,12 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, inject, test, vi } from 'vitest';
 import { API_PATHS, API_VERSION, ERROR_MESSAGES } from '../../api/contract/index.ts';
 import { raw } from '../front/client.ts';
-import { OWN_STACK_TIMEOUT_MS, startStack } from '../support/stack.ts';
+import { OWN_STACK_TIMEOUT_MS, ROOT, forgetBuild, stackEnv, startStack } from '../support/stack.ts';
 
 const shared = inject('stack');
 const own = (env: Record<string, string> = {}, dataDir?: string) => startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env, dataDir });
@@ -58,6 +62,35 @@ describe('npm start: supervisor and shutdown', { timeout: OWN_STACK_TIMEOUT_MS }
     expect(() => process.kill(sidecar, 0)).toThrow();
   });
 
+  test('e2e start-up: SIGTERM during the build stops the build too; nothing is left running', async () => {
+    const dist = await mkdtemp(path.join(tmpdir(), 'stack-dist-'));
+    const data = await mkdtemp(path.join(tmpdir(), 'stack-data-'));
+    const env = stackEnv({ BASE_URL: shared.baseUrl, PORT: '0', SIDECAR_PORT: '0', DIST_DIR: dist, DATA_DIR: data, LOG_REQUESTS: 'false' });
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      await vi.waitFor(() => expect(output).toMatch(/building the site/), { timeout: 30_000, interval: 10 });
+      const builder = await vi.waitFor(
+        async () => {
+          const pids = await childPids(child.pid!);
+          expect(pids.length).toBeGreaterThan(0);
+          return pids[0];
+        },
+        { timeout: 10_000, interval: 10 },
+      );
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      await vi.waitFor(() => expect(() => process.kill(builder, 0)).toThrow(), { timeout: 10_000, interval: 20 });
+      expect(output).not.toMatch(/listening on/);
+    } finally {
+      child.kill('SIGKILL');
+      await Promise.all([rm(dist, { recursive: true, force: true }), rm(data, { recursive: true, force: true }), forgetBuild(dist)]);
+    }
+  });
+
   test('e2e start-up: a sidecar that cannot start (data directory locked by another stack) stops npm start with its message', async () => {
     const first = await own();
     try {
@@ -73,3 +106,13 @@ describe('npm start: supervisor and shutdown', { timeout: OWN_STACK_TIMEOUT_MS }
     }
   });
 });
+
+/** Direct children of a process (Linux /proc). */
+async function childPids(pid: number): Promise<number[]> {
+  const pids: number[] = [];
+  for (const task of await readdir(`/proc/${pid}/task`).catch(() => [])) {
+    const list = (await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')).trim();
+    if (list) pids.push(...list.split(/\s+/).map(Number));
+  }
+  return pids;
+}

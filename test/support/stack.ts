@@ -62,7 +62,7 @@ export async function freePort(): Promise<number> {
 export async function buildSiteFor(distDir: string, baseUrl: string): Promise<void> {
   const env = stackEnv({ BASE_URL: baseUrl, DIST_DIR: distDir });
   const config = loadConfig(env);
-  if (await staleReason(ROOT, config)) await buildSite(ROOT, config, env, true);
+  if (await staleReason(ROOT, config)) await buildSite(ROOT, config, env, { quiet: true });
 }
 
 /** Drops the build record of a temp dist/ that is going away. */
