@@ -1,0 +1,114 @@
+/**
+ * `npm run lighthouse`: Lighthouse (mobile profile, its default) on `/` and `/de/` of a real
+ * stack, driving Debian's Chromium. Builds the site for a free local port, starts the stack with
+ * a temp DATA_DIR, prints the four category scores of each page and the audits that cost points,
+ * writes docs/lighthouse.json, and stops everything. Exits 1 when a score is below 100.
+ *
+ * Performance is timed on a shared 2-core machine, so each page is run RUNS times and the median
+ * run (by performance score) is reported, as Lighthouse's own variability guide recommends.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import lighthouse from 'lighthouse';
+import { PAGE_PATHS } from '../api/contract/paths.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/browser.ts';
+import { ROOT, buildSiteFor, forgetBuild, freePort, startStack } from '../test/support/stack.ts';
+
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+const PAGES = [PAGE_PATHS.home.en, PAGE_PATHS.home.de];
+const SUMMARY_FILE = path.join(ROOT, 'docs', 'lighthouse.json');
+const RUNS = 3;
+/** Lab metrics kept in the summary (simulated mobile: slow 4G, 4x CPU slowdown). */
+const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'];
+
+/** Chromium with a DevTools port of its own choosing, which it prints on stderr. */
+async function launchChromium(profileDir: string): Promise<{ child: ChildProcess; port: number; version: string }> {
+  const child = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, '--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profileDir}`, 'about:blank'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stderr!.on('data', (chunk) => {
+      stderr += chunk;
+      const match = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(stderr);
+      if (match) resolve(Number(match[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`chromium exited with ${code}:\n${stderr}`)));
+  });
+  const info = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as { Browser: string };
+  return { child, port, version: info.Browser };
+}
+
+interface PageResult {
+  scores: Record<string, number>;
+  /** METRICS as Lighthouse displays them, e.g. `0.8 s`. */
+  metrics: Record<string, string>;
+  /** Audits that cost points: id, score, title. */
+  findings: string[];
+}
+
+async function audit(url: string, port: number): Promise<PageResult> {
+  const result = await lighthouse(url, { port, logLevel: 'error', output: 'json', onlyCategories: [...CATEGORIES] });
+  if (!result) throw new Error(`lighthouse returned nothing for ${url}`);
+  const { categories, audits, runtimeError } = result.lhr;
+  if (runtimeError) throw new Error(`lighthouse on ${url}: ${runtimeError.code} ${runtimeError.message}`);
+  const scores: Record<string, number> = {};
+  const findings: string[] = [];
+  for (const id of CATEGORIES) {
+    const category = categories[id];
+    scores[id] = Math.round((category.score ?? 0) * 100);
+    for (const ref of category.auditRefs) {
+      const a = audits[ref.id];
+      if (ref.weight > 0 && a.score !== null && a.score < 1) findings.push(`${id}: ${a.id} (${a.score}) ${a.title}`);
+    }
+  }
+  const metrics = Object.fromEntries(METRICS.map((id) => [id, audits[id]?.displayValue ?? 'n/a']));
+  return { scores, metrics, findings };
+}
+
+const port = await freePort();
+const baseUrl = `http://127.0.0.1:${port}`;
+const distDir = await mkdtemp(path.join(tmpdir(), 'lighthouse-dist-'));
+const profileDir = await mkdtemp(path.join(tmpdir(), 'lighthouse-chromium-'));
+let stack: Awaited<ReturnType<typeof startStack>> | undefined;
+let chromium: ChildProcess | undefined;
+let failed = false;
+try {
+  console.error(`building the site for ${baseUrl} …`);
+  await buildSiteFor(distDir, baseUrl);
+  stack = await startStack({ port, distDir });
+  const browser = await launchChromium(profileDir);
+  chromium = browser.child;
+
+  const pages: Record<string, PageResult> = {};
+  for (const page of PAGES) {
+    const runs: PageResult[] = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await audit(`${baseUrl}${page}`, browser.port));
+    runs.sort((a, b) => a.scores.performance - b.scores.performance);
+    pages[page] = runs[Math.floor(RUNS / 2)];
+    console.log(`${page.padEnd(6)} performance of the ${RUNS} runs: ${runs.map((r) => r.scores.performance).join(', ')}`);
+    const { scores, findings } = pages[page];
+    console.log(`${page.padEnd(6)} ${CATEGORIES.map((c) => `${c} ${scores[c]}`).join('  ')}`);
+    console.log(`       ${Object.entries(pages[page].metrics).map(([id, value]) => `${id} ${value}`).join(', ')}`);
+    for (const finding of findings) console.log(`         ${finding}`);
+    if (CATEGORIES.some((c) => scores[c] < 100)) failed = true;
+  }
+  const summary = {
+    date: new Date().toISOString().slice(0, 10),
+    lighthouse: (await import('lighthouse/package.json', { with: { type: 'json' } })).default.version,
+    browser: browser.version,
+    formFactor: 'mobile',
+    runsPerPage: RUNS,
+    reported: 'median run by performance score',
+    pages: Object.fromEntries(Object.entries(pages).map(([page, r]) => [page, { ...r.scores, metrics: r.metrics }])),
+  };
+  await writeFile(SUMMARY_FILE, `${JSON.stringify(summary, null, 2)}\n`);
+  console.log(`wrote ${path.relative(ROOT, SUMMARY_FILE)}`);
+} finally {
+  chromium?.kill('SIGTERM');
+  await stack?.stop();
+  await Promise.all([rm(distDir, { recursive: true, force: true }), forgetBuild(distDir), rm(profileDir, { recursive: true, force: true })]);
+}
+process.exit(failed ? 1 : 0);
