@@ -10,6 +10,7 @@ import { LANGS } from '../../api/contract/enums.ts';
 import { DISCOVERY_PATHS, PAGE_PATHS } from '../../api/contract/paths.ts';
 import { launchBrowser } from '../support/browser.ts';
 import '../support/stack.ts';
+import { checkOverGradient, undecidedContrast } from './support/contrast.ts';
 
 const { baseUrl } = inject('stack');
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -56,6 +57,13 @@ describe('axe-core, WCAG 2.2 AA', () => {
           expect(results.violations, `${colorScheme}:\n${report(results.violations)}`).toEqual([]);
           // axe really looked: the page's text colours were among the checks that passed.
           expect(results.passes.map((p) => p.id)).toContain('color-contrast');
+          // What axe could not decide is decided here, or fails: text over a gradient is checked
+          // against each colour stop; any other undecided contrast is a failure.
+          const undecided = undecidedContrast(results.incomplete);
+          expect(undecided.other.map((n) => `${n.target.join(' ')}: ${n.any.map((c) => c.message).join()}`)).toEqual([]);
+          for (const check of await checkOverGradient(page, undecided.gradient)) {
+            expect(check.ratio, `${colorScheme} ${check.target}: ${check.text} on ${check.stops.join(' -> ')}`).toBeGreaterThanOrEqual(check.required);
+          }
         }
         expect(backgrounds.size, 'the two schemes look different').toBe(SCHEMES.length);
       } finally {

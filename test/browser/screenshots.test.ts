@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { PAGE_PATHS } from '../../api/contract/paths.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { ROOT } from '../support/stack.ts';
+import { contrastRatio, luminance } from './support/contrast.ts';
 import { field, signupForm } from './support/site.ts';
 
 const { baseUrl } = inject('stack');
@@ -26,15 +27,6 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(() => browser?.close());
-
-/** Relative luminance of an `rgb(r, g, b)` colour (WCAG 2.2, "relative luminance"). */
-function luminance(css: string): number {
-  const [r, g, b] = (css.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((v) => {
-    const c = Number(v) / 255;
-    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
 
 /** Width and height from a PNG's IHDR chunk. */
 async function pngSize(file: string): Promise<{ width: number; height: number }> {
@@ -56,8 +48,7 @@ describe('screenshots of the home page', () => {
           const colours = await page.evaluate(() => ({ bg: getComputedStyle(document.body).backgroundColor, fg: getComputedStyle(document.body).color }));
           if (colorScheme === 'light') expect(luminance(colours.bg)).toBeGreaterThan(0.8);
           else expect(luminance(colours.bg)).toBeLessThan(0.05);
-          const [hi, lo] = [luminance(colours.bg), luminance(colours.fg)].sort((a, b) => b - a);
-          expect((hi + 0.05) / (lo + 0.05), 'body text contrast').toBeGreaterThanOrEqual(7);
+          expect(contrastRatio(colours.bg, colours.fg), 'body text contrast').toBeGreaterThanOrEqual(7);
 
           const email = (await field(signupForm(page, 'hero'), 'email').boundingBox())!;
           expect(email.y + email.height, 'hero e-mail field above the fold').toBeLessThanOrEqual(viewport.height);
