@@ -15,6 +15,8 @@ import { checkOverGradient, undecidedContrast } from './support/contrast.ts';
 const { baseUrl } = inject('stack');
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const SCHEMES = ['light', 'dark'] as const;
+/** Up to vitest's maxConcurrency pages share two cores: room for waiting, not a speed limit. */
+const PAGE_TIMEOUT_MS = 60_000;
 
 /** The sitemap's <loc>s: absolute URLs on this stack, which the site was built for. */
 const sitemap = await (await fetch(`${baseUrl}${DISCOVERY_PATHS.sitemap}`)).text();
@@ -39,8 +41,10 @@ describe('axe-core, WCAG 2.2 AA', () => {
     for (const home of Object.values(PAGE_PATHS.home)) expect(pages).toContain(home);
   });
 
+  // Concurrent (vitest maxConcurrency): axe is CPU-bound, and Chromium runs each page in its own
+  // renderer process, so both cores work.
   for (const path of [...pages, ...missing]) {
-    test(`axe ${path} (light, then dark): no WCAG 2.2 A/AA violations`, async () => {
+    test.concurrent(`axe ${path} (light, then dark): no WCAG 2.2 A/AA violations`, async ({ expect }) => {
       const context = await browser.newContext({ colorScheme: SCHEMES[0] });
       try {
         const page = await context.newPage();
@@ -69,7 +73,7 @@ describe('axe-core, WCAG 2.2 AA', () => {
       } finally {
         await context.close();
       }
-    });
+    }, PAGE_TIMEOUT_MS);
   }
 });
 

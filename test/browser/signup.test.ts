@@ -3,8 +3,8 @@
  * JavaScript on (JSON request, outcome shown in place) and off (plain form post, 303 to the
  * thanks page). The record is then read from the sidecar's data file.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, test } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test, type OnTestFinishedHandler } from 'vitest';
 import { BUILDING, LANGS, ROLES, SOURCES, type Lang } from '../../api/contract/enums.ts';
 import { API_PATHS, ENV_PREFIX, PAGE_PATHS, THANKS_PATHS } from '../../api/contract/paths.ts';
 import { UI } from '../../site/i18n.ts';
@@ -15,31 +15,32 @@ import { storedRecord, uniqueAddress } from './support/store.ts';
 
 const { baseUrl, dataDir } = inject('stack');
 let browser: Browser;
-let context: BrowserContext | undefined;
+/** Concurrent visitors share two cores: room for waiting, not a speed limit. */
+const VISITOR_TIMEOUT_MS = 45_000;
 
 beforeAll(async () => {
   browser = await launchBrowser();
 });
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
 afterAll(() => browser?.close());
 
-async function openHome(lang: Lang, javaScriptEnabled: boolean): Promise<Page> {
-  context = await browser.newContext({ javaScriptEnabled });
+/** A fresh context (no cookies, no cache) per visitor, closed when the test ends. */
+async function openHome(lang: Lang, javaScriptEnabled: boolean, onFinished: (fn: OnTestFinishedHandler) => void): Promise<Page> {
+  const context = await browser.newContext({ javaScriptEnabled });
+  onFinished(() => context.close());
   // Fail within the test's time with Playwright's message, instead of a bare test timeout.
-  context.setDefaultTimeout(8_000);
+  context.setDefaultTimeout(20_000);
   const page = await context.newPage();
   await page.goto(`${baseUrl}${PAGE_PATHS.home[lang]}`);
   return page;
 }
 
-describe('sign-up in the browser', () => {
+// Tests run concurrently (each visitor in its own context, with its own address): most of their
+// time is spent waiting on the stack and the browser.
+describe('sign-up in the browser', { timeout: VISITOR_TIMEOUT_MS }, () => {
   for (const lang of LANGS) {
     for (const source of SOURCES) {
-      test(`signup ${lang} ${source}, JavaScript on -> success message in ${lang} on the page; stored with source ${source}, lang ${lang}`, async () => {
-        const page = await openHome(lang, true);
+      test.concurrent(`signup ${lang} ${source}, JavaScript on -> success message in ${lang} on the page; stored with source ${source}, lang ${lang}`, async ({ expect, onTestFinished }) => {
+        const page = await openHome(lang, true, onTestFinished);
         const form = signupForm(page, source);
         const email = uniqueAddress(`${lang}-${source}-js`);
         await field(form, 'email').fill(email);
@@ -65,8 +66,8 @@ describe('sign-up in the browser', () => {
         });
       });
 
-      test(`signup ${lang} ${source}, JavaScript off -> lands on ${THANKS_PATHS[lang]} in ${lang}; stored with source ${source}, lang ${lang}`, async () => {
-        const page = await openHome(lang, false);
+      test.concurrent(`signup ${lang} ${source}, JavaScript off -> lands on ${THANKS_PATHS[lang]} in ${lang}; stored with source ${source}, lang ${lang}`, async ({ expect, onTestFinished }) => {
+        const page = await openHome(lang, false, onTestFinished);
         const form = signupForm(page, source);
         const email = uniqueAddress(`${lang}-${source}-nojs`);
         await field(form, 'email').fill(email);
@@ -85,15 +86,15 @@ describe('sign-up in the browser', () => {
   }
 });
 
-describe('sign-up errors in the browser', () => {
+describe('sign-up errors in the browser', { timeout: VISITOR_TIMEOUT_MS }, () => {
   for (const lang of LANGS) {
     const t = UI[lang].messages;
 
     // The first address fails the browser's own check once the form mirrors the API's rule; the
     // second passes the browser's type=email check (which allows `..`); the API must reject both.
-    test(`signup ${lang}, JavaScript on: an invalid address -> the e-mail error in ${lang} next to the field; nothing stored`, async () => {
+    test.concurrent(`signup ${lang}, JavaScript on: an invalid address -> the e-mail error in ${lang} next to the field; nothing stored`, async ({ expect, onTestFinished }) => {
       for (const email of [`not-an-email.${Date.now()}@x`, `a..b.${Date.now()}@example.com`]) {
-        const page = await openHome(lang, true);
+        const page = await openHome(lang, true, onTestFinished);
         const form = signupForm(page, 'hero');
         await field(form, 'email').fill(email);
         await field(form, 'consent').check();
@@ -103,12 +104,11 @@ describe('sign-up errors in the browser', () => {
         expect(error, email).toBe(t.invalidEmail);
         expect(await form.getByRole('status').textContent()).toBe(t.checkField);
         expect(await storedRecord(dataDir, email)).toBeUndefined();
-        await context?.close();
       }
     });
 
-    test(`signup ${lang}, JavaScript on: consent not given -> the consent error in ${lang} next to the box; nothing sent, nothing stored`, async () => {
-      const page = await openHome(lang, true);
+    test.concurrent(`signup ${lang}, JavaScript on: consent not given -> the consent error in ${lang} next to the box; nothing sent, nothing stored`, async ({ expect, onTestFinished }) => {
+      const page = await openHome(lang, true, onTestFinished);
       const posts = recordWaitlistPosts(page);
       const form = signupForm(page, 'cta');
       const email = uniqueAddress(`${lang}-noconsent-js`);
@@ -125,8 +125,8 @@ describe('sign-up errors in the browser', () => {
       expect(await storedRecord(dataDir, email)).toMatchObject({ source: 'cta', lang });
     });
 
-    test(`signup ${lang}, JavaScript on: an invalid address and no consent -> both errors in ${lang} at once, focus on the e-mail field; nothing sent`, async () => {
-      const page = await openHome(lang, true);
+    test.concurrent(`signup ${lang}, JavaScript on: an invalid address and no consent -> both errors in ${lang} at once, focus on the e-mail field; nothing sent`, async ({ expect, onTestFinished }) => {
+      const page = await openHome(lang, true, onTestFinished);
       const posts = recordWaitlistPosts(page);
       const form = signupForm(page, 'hero');
       await field(form, 'email').fill('name@host');
@@ -142,8 +142,8 @@ describe('sign-up errors in the browser', () => {
       { problem: 'consent not given', fill: { email: uniqueAddress(`${lang}-noconsent-nojs`), consent: false }, invalid: 'consent' },
       { problem: 'an address without a domain suffix', fill: { email: `no-suffix.${Date.now()}@x`, consent: true }, invalid: 'email' },
     ] as const) {
-      test(`signup ${lang}, JavaScript off: ${problem} -> the browser blocks the post with its own message; nothing sent, nothing stored`, async () => {
-        const page = await openHome(lang, false);
+      test.concurrent(`signup ${lang}, JavaScript off: ${problem} -> the browser blocks the post with its own message; nothing sent, nothing stored`, async ({ expect, onTestFinished }) => {
+        const page = await openHome(lang, false, onTestFinished);
         const posts = recordWaitlistPosts(page);
         const form = signupForm(page, 'hero');
         await field(form, 'email').fill(fill.email);
@@ -181,7 +181,7 @@ async function fieldError(form: ReturnType<typeof signupForm>, name: 'email' | '
   return (await error.textContent()) ?? '';
 }
 
-describe('the form and the API agree on addresses', () => {
+describe('the form and the API agree on addresses', { timeout: VISITOR_TIMEOUT_MS }, () => {
   const valid = ['name@example.com', 'Name.Surname+tag@Example.co.uk', 'a_b-c@sub.example.org', "o'brien@example.ie", 'user@münchen.de', 'x@xn--mnchen-3ya.de'];
   const invalid = [
     'not-an-email@x', 'a..b@example.com', '.a@example.com', 'a.@example.com', 'a@example.c', 'a@-example.com',
@@ -190,8 +190,8 @@ describe('the form and the API agree on addresses', () => {
 
   // Without JavaScript an address the browser lets through but the API refuses would end on the
   // API's JSON error; the form's pattern (site/lib/email-pattern.ts) is there to prevent that.
-  test('signup: Chromium accepts exactly the addresses the API accepts (sandbox, nothing stored)', async () => {
-    const page = await openHome('en', false);
+  test.concurrent('signup: Chromium accepts exactly the addresses the API accepts (sandbox, nothing stored)', async ({ expect, onTestFinished }) => {
+    const page = await openHome('en', false, onTestFinished);
     const email = field(signupForm(page, 'hero'), 'email');
     const verdicts: string[] = [];
     for (const address of [...valid, ...invalid]) {
