@@ -8,6 +8,7 @@
  * run (by performance score) is reported, as Lighthouse's own variability guide recommends.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +26,7 @@ const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-bl
 
 /** Chromium with a DevTools port of its own choosing, which it prints on stderr. */
 async function launchChromium(profileDir: string): Promise<{ child: ChildProcess; port: number; version: string }> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`No Chromium at ${CHROMIUM_PATH}: apt-get install -y chromium`);
   const child = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, '--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profileDir}`, 'about:blank'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -90,7 +90,7 @@ export const UI: Record<Lang, Ui> = {
       rateLimited: 'Too many attempts from your network. Please try again in {seconds} seconds.',
       rateLimitedSoon: 'Too many attempts from your network. Please try again in a minute.',
       error: 'Something went wrong on our side. Please try again in a moment.',
-      checkField: 'Please check the marked field.',
+      checkField: 'Please check the marked entries above.',
     },
     cta: {
       heading: 'Get early access',
@@ -146,7 +146,7 @@ export const UI: Record<Lang, Ui> = {
       rateLimited: 'Zu viele Versuche aus Ihrem Netz. Bitte versuchen Sie es in {seconds} Sekunden erneut.',
       rateLimitedSoon: 'Zu viele Versuche aus Ihrem Netz. Bitte versuchen Sie es in einer Minute erneut.',
       error: 'Bei uns ist etwas schiefgegangen. Bitte versuchen Sie es gleich noch einmal.',
-      checkField: 'Bitte prüfen Sie das markierte Feld.',
+      checkField: 'Bitte prüfen Sie die markierten Angaben oben.',
     },
     cta: {
       heading: 'Frühen Zugang sichern',

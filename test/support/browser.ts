@@ -3,6 +3,7 @@
  * `apt-get install chromium`) driven by playwright-core, which never downloads a browser of its own.
  * One browser per test file; a new context per test.
  */
+import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -22,5 +23,8 @@ export const CHROMIUM_ARGS = [
 ] as const;
 
 export function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`No Chromium at ${CHROMIUM_PATH}: install Debian's with \`apt-get install -y chromium\` (as .ci/run does).`);
+  }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
 }
