@@ -13,6 +13,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Server and browser tests start real processes; keep the 2-core machine from thrashing.
     maxWorkers: 2,
+    // The plain `N passed, N failed` line is what CI reads to know that tests ran.
+    reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       {
         extends: true,
