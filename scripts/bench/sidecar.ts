@@ -8,7 +8,8 @@
  * The sidecar under test is the real app (createApp, node:http, the JSON store with fsync) in a
  * child process of this script, so the load generator does not share its event loop. Everything
  * runs on 127.0.0.1 ephemeral ports and is bounded in time: `--duration=N` seconds per load
- * (default 10), the whole run aborts after a fixed guard.
+ * (default 10), `--sizes=a,b,…` store sizes (default 1000,100000); the whole run aborts after a
+ * fixed guard.
  *
  * Targets (issue 3): at 100,000 records p99 sign-up latency <= 250 ms, no stall over 100 ms;
  * the front adds <= 30 % to the status probe's latency.
@@ -37,8 +38,9 @@ import { storeCodec } from '../../api/sidecar/store/store-file.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/waitlist-store.ts';
 
 const CONNECTIONS = 32;
-const SIZES = [1_000, 100_000];
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=').slice(1).join('=');
+/** Store sizes to measure; `--sizes=1000,100000,1000000` to look further. */
+const SIZES = (arg('sizes') ?? '1000,100000').split(',').map(Number);
 const duration = Number(arg('duration') ?? 10);
 
 interface ServerStats {
