@@ -8,7 +8,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { toNodeHandler } from 'h3';
 import { configOrExit } from '../config.ts';
 import { createApp } from './app.ts';
@@ -17,10 +17,9 @@ import type { Logger } from './http/log.ts';
 import { FileClientDirectory, clientsPath } from './store/clients-file.ts';
 import { StartupError } from './store/errors.ts';
 import { loadOrCreateKeys } from './store/keys.ts';
-import { acquireLock, type Lock } from './store/lock.ts';
+import { acquireLock, dataDirLockPath, type Lock } from './store/lock.ts';
 import { JsonWaitlistStore } from './store/waitlist-store.ts';
 
-const LOCK_FILE_NAME = 'sidecar.lock';
 /** After this long, connections still open at shutdown are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -33,7 +32,7 @@ async function start(): Promise<void> {
   const config = configOrExit();
   const dataDir = resolve(config.DATA_DIR);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const lock = await acquireLock(join(dataDir, LOCK_FILE_NAME), `The data directory ${dataDir}`);
+  const lock = await acquireLock(dataDirLockPath(dataDir), `The data directory ${dataDir}`);
   let store: JsonWaitlistStore | undefined;
   try {
     store = await JsonWaitlistStore.open(dataDir);

@@ -5,8 +5,14 @@
  * not cover (docs/api.md).
  */
 import { open, readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { StartupError } from './errors.ts';
 import { PRIVATE_FILE_MODE } from './durable-file.ts';
+
+/** The lock of a data directory: held by the sidecar, and by operator commands that write its data. */
+export function dataDirLockPath(dataDir: string): string {
+  return join(dataDir, 'sidecar.lock');
+}
 
 export interface Lock {
   readonly path: string;
@@ -36,10 +42,21 @@ export async function acquireLock(path: string, what: string): Promise<Lock> {
   throw new StartupError(`Could not take the lock file ${path}: another process keeps creating it.`);
 }
 
-function inUse(path: string, what: string, owner: number): StartupError {
-  return new StartupError(
+/** The lock is held by a running process; `owner` is its pid. */
+export class LockHeldError extends StartupError {
+  readonly owner: number;
+  constructor(message: string, owner: number) {
+    super(message);
+    this.name = 'LockHeldError';
+    this.owner = owner;
+  }
+}
+
+function inUse(path: string, what: string, owner: number): LockHeldError {
+  return new LockHeldError(
     `${what} is already in use by process ${owner} (lock file ${path}). ` +
       'Only one process may use a data directory at a time: stop the other one, or give this one another DATA_DIR.',
+    owner,
   );
 }
 

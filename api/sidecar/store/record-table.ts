@@ -44,6 +44,20 @@ export class RecordTable {
     this.#chunks[Math.floor(position / CHUNK_RECORDS)] = undefined;
   }
 
+  /**
+   * Removes the record of `email`, keeping the order of the others (the file stays in sign-up
+   * order). Costs a pass over the later records: erasure is a rare operator task.
+   */
+  delete(email: string): boolean {
+    const position = this.#index.get(email);
+    if (position === undefined) return false;
+    this.#records.splice(position, 1);
+    this.#index.delete(email);
+    for (let i = position; i < this.#records.length; i++) this.#index.set(this.#records[i].email, i);
+    this.#chunks.length = Math.floor(position / CHUNK_RECORDS);
+    return true;
+  }
+
   values(): IterableIterator<WaitlistRecord> {
     return this.#records.values();
   }

@@ -19,6 +19,16 @@ import { storeCodec } from './store-file.ts';
 
 export const STORE_FILE_NAME = 'waitlist.json';
 
+/**
+ * The records as last committed, read without the lock (operator export and count while the
+ * sidecar runs): every write replaces the file by a rename, so a reader sees one whole commit.
+ * Undefined when there is no data file; StartupError when it is corrupt or foreign.
+ */
+export async function readCommittedRecords(dataDir: string): Promise<RecordTable | undefined> {
+  const path = join(dataDir, STORE_FILE_NAME);
+  return (await new DurableJsonFile(path, storeCodec(path)).read()) ?? undefined;
+}
+
 export interface WaitlistStore {
   /** Adds or updates the record of `signup.email`; resolves once that change is on disk. */
   upsert(signup: WaitlistSignup, channel: Channel, at: string): Promise<void>;
@@ -76,6 +86,18 @@ export class JsonWaitlistStore implements WaitlistStore {
 
   records(): Iterable<WaitlistRecord> {
     return this.#db.data.values();
+  }
+
+  /**
+   * Removes the record of an (already normalised) address; resolves with whether there was one,
+   * once the file without it is on disk. Only for the operator's erase command (GDPR Art. 17),
+   * which holds the data-directory lock instead of the sidecar; the app never erases.
+   */
+  async erase(email: string): Promise<boolean> {
+    if (this.#closed) throw new Error('store is closed');
+    const found = this.#db.data.delete(email);
+    if (found) await this.sync();
+    return found;
   }
 
   upsert(signup: WaitlistSignup, channel: Channel, at: string): Promise<void> {

@@ -1,0 +1,40 @@
+/**
+ * Waitlist records as export lines for the operator (`npm run waitlist -- export`): JSON lines
+ * (one record per line, exactly as stored) or CSV (RFC 4180: header line, CRLF, quoted where
+ * needed). The CSV columns are derived from the record schema, so a new field is exported without
+ * a change here; the nested consent evidence becomes `consent.form`, `consent.channel`, ….
+ */
+import { z } from 'zod';
+import { WaitlistRecord } from './record.ts';
+
+export const EXPORT_FORMATS = ['jsonl', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Column names and how to read each one from a record. */
+const COLUMNS: { name: string; read: (record: WaitlistRecord) => unknown }[] = Object.entries(WaitlistRecord.shape).flatMap(
+  ([key, schema]) =>
+    schema instanceof z.ZodObject
+      ? Object.keys(schema.shape).map((inner) => ({
+          name: `${key}.${inner}`,
+          read: (record: WaitlistRecord) => (record[key as keyof WaitlistRecord] as Record<string, unknown> | undefined)?.[inner],
+        }))
+      : [{ name: key, read: (record: WaitlistRecord) => record[key as keyof WaitlistRecord] }],
+);
+
+export const CSV_COLUMNS: readonly string[] = COLUMNS.map((column) => column.name);
+
+// RFC 4180 §2: fields with a comma, a double quote or a line break are quoted, quotes doubled.
+function csvField(value: unknown): string {
+  const text = value === undefined || value === null ? '' : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** The line before the records (CSV header), or '' when the format has none. */
+export function exportHeader(format: ExportFormat): string {
+  return format === 'csv' ? `${CSV_COLUMNS.map(csvField).join(',')}\r\n` : '';
+}
+
+export function exportLine(format: ExportFormat, record: WaitlistRecord): string {
+  if (format === 'jsonl') return `${JSON.stringify(record)}\n`;
+  return `${COLUMNS.map((column) => csvField(column.read(record))).join(',')}\r\n`;
+}
