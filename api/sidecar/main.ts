@@ -1,10 +1,10 @@
 /**
  * The sidecar process: `node api/sidecar/main.ts`. Configuration -> data-directory lock -> store,
  * keys and clients -> listen on SIDECAR_HOST:SIDECAR_PORT. Prints `sidecar listening on <url>`
- * and, when started with an IPC channel, sends `{type: 'ready', url}` to the parent. SIGINT and
- * SIGTERM stop it gracefully (in-flight requests finish, the store is flushed, the lock released)
- * with exit code 0. A bad configuration, a held lock or a corrupt file stops it with exit code 1
- * and a one-paragraph message on stderr.
+ * and, when started with an IPC channel, sends `{type: 'ready', url}` to the parent. SIGINT,
+ * SIGTERM and the loss of that channel (the parent died) stop it gracefully (in-flight requests
+ * finish, the store is flushed, the lock released) with exit code 0. A bad configuration, a held
+ * lock or a corrupt file stops it with exit code 1 and a one-paragraph message on stderr.
  */
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -42,10 +42,16 @@ async function start(): Promise<void> {
     const server = createServer(toNodeHandler(app));
     const url = await listen(server, config.SIDECAR_HOST, config.SIDECAR_PORT);
     logger.info(`sidecar listening on ${url}`);
-    process.send?.({ type: 'ready', url });
     const stop = once(() => shutdown(server, store!, lock));
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    if (process.send) {
+      // A parent that forked us with IPC (the npm start supervisor, in its own process group) and
+      // died without stopping us would leave us running unowned: its end closing is our SIGTERM.
+      process.on('disconnect', stop);
+      if (process.connected) process.send({ type: 'ready', url });
+      else stop();
+    }
   } catch (error) {
     await store?.close();
     await lock.release();
