@@ -1,6 +1,14 @@
 /** Every UI string of the site, in both languages (page copy lives in content/). */
+import { CONSENT_OPERATOR_PLACEHOLDER, CONSENT_TEXT } from '../api/contract/consent.ts';
 import type { Building, Lang, Role } from '../api/contract/enums.ts';
 import { BRAND } from './brand.ts';
+
+/** The consent sentence lives with its version in the contract; here the operator's name goes in. */
+function consentLabel(lang: Lang): Pick<Ui['form'], 'consentBefore' | 'consentLink' | 'consentAfter'> {
+  const fill = (text: string) => text.replaceAll(CONSENT_OPERATOR_PLACEHOLDER, BRAND.operator.name);
+  const { before, link, after } = CONSENT_TEXT[lang];
+  return { consentBefore: fill(before), consentLink: fill(link), consentAfter: fill(after) };
+}
 
 export interface Ui {
   /** The language's own name, used by the language switch. */
@@ -59,9 +67,7 @@ export const UI: Record<Lang, Ui> = {
       label: 'Join the waitlist',
       email: 'Work e-mail',
       emailHint: 'We write once, when your early access is ready.',
-      consentBefore: `I agree that ${BRAND.operator.name} stores my e-mail address to tell me about early access, as described in the `,
-      consentLink: 'privacy notice',
-      consentAfter: '. I can withdraw at any time.',
+      ...consentLabel('en'),
       role: 'Your role (optional)',
       building: 'What are you building? (optional)',
       noAnswer: 'Prefer not to say',
@@ -115,9 +121,7 @@ export const UI: Record<Lang, Ui> = {
       label: 'Auf die Warteliste',
       email: 'Geschäftliche E-Mail-Adresse',
       emailHint: 'Wir schreiben Ihnen einmal, sobald Ihr früher Zugang bereitsteht.',
-      consentBefore: `Ich willige ein, dass die ${BRAND.operator.name} meine E-Mail-Adresse speichert, um mich über den frühen Zugang zu informieren, wie in der `,
-      consentLink: 'Datenschutzerklärung',
-      consentAfter: ' beschrieben. Ich kann jederzeit widerrufen.',
+      ...consentLabel('de'),
       role: 'Ihre Rolle (optional)',
       building: 'Was bauen Sie? (optional)',
       noAnswer: 'Keine Angabe',

@@ -5,3 +5,4 @@ export * from './errors.ts';
 export * from './paths.ts';
 export * from './schemas.ts';
 export * from './routes.ts';
+export * from './consent.ts';

@@ -2,13 +2,10 @@
  * Evidence of consent kept with every record: which form, which language and which version of the
  * consent text the address owner agreed to.
  */
-import type { Lang, Source } from '../../contract/index.ts';
+import { CONSENT_TEXT_VERSION, type Lang, type Source } from '../../contract/index.ts';
 
-/**
- * Version of the consent sentence shown next to the sign-up forms. Bump it (a date) whenever the
- * wording of that sentence changes, so each record says which text its owner agreed to.
- */
-export const CONSENT_TEXT_VERSION = '2026-11-01';
+/** The version of the consent sentence (with its wording in api/contract/consent.ts). */
+export { CONSENT_TEXT_VERSION };
 
 /** How the sign-up arrived: a JSON call or a form post. */
 export type Channel = 'json' | 'form';

@@ -1,0 +1,42 @@
+/**
+ * The consent sentence next to the sign-up forms, and its version. Every waitlist record keeps
+ * the version its owner agreed to (GDPR Art. 7(1): the operator must be able to show what was
+ * consented to), so the wording and the version live here together.
+ *
+ * Changing a sentence means: write the new wording, set CONSENT_TEXT_VERSION to the date it goes
+ * live, and record its CONSENT_TEXT_SHA256 (test/site/consent-text.test.ts fails until both are
+ * updated, and prints the new hash). Never reuse a version for another wording.
+ */
+import type { Lang } from './enums.ts';
+
+/** Stands for the operator's legal name (site/brand.ts), which the site fills in. */
+export const CONSENT_OPERATOR_PLACEHOLDER = '{operator}';
+
+/** The sentence as the label shows it: `before`, then `link` (to the privacy page), then `after`. */
+export interface ConsentSentence {
+  before: string;
+  link: string;
+  after: string;
+}
+
+export const CONSENT_TEXT: Record<Lang, ConsentSentence> = {
+  en: {
+    before: 'I agree that {operator} stores my e-mail address to tell me about early access, as described in the ',
+    link: 'privacy notice',
+    after: '. I can withdraw at any time.',
+  },
+  de: {
+    before: 'Ich willige ein, dass die {operator} meine E-Mail-Adresse speichert, um mich über den frühen Zugang zu informieren, wie in der ',
+    link: 'Datenschutzerklärung',
+    after: ' beschrieben. Ich kann jederzeit widerrufen.',
+  },
+};
+
+/** Version of CONSENT_TEXT (a date); stored in every record's consent evidence. */
+export const CONSENT_TEXT_VERSION = '2026-11-01';
+
+/**
+ * SHA-256 (hex) of the sentences of CONSENT_TEXT_VERSION as the site shows them, operator name
+ * filled in: of `JSON.stringify` of `{en: [before, link, after], de: [...]}` in LANGS order.
+ */
+export const CONSENT_TEXT_SHA256 = '99d954630cc450a2f2a225689cc683be0c63ea013138c7ba90f3b18e8fb94a00';
