@@ -6,3 +6,4 @@ export * from './paths.ts';
 export * from './schemas.ts';
 export * from './routes.ts';
 export * from './consent.ts';
+export * from './api-index.ts';

@@ -19,6 +19,7 @@ import {
   TokenRequest,
   TokenResponse,
   WaitlistStats,
+  apiIndexBody,
   environmentUrls,
   type ErrorCode,
   type Route,
@@ -71,24 +72,7 @@ function exampleStats(): WaitlistStats {
 }
 
 function exampleIndex(baseUrl: string): ApiIndex {
-  const urls = environmentUrls(baseUrl, 'production');
-  return {
-    service: SERVICE_NAME,
-    apiVersion: API_VERSION,
-    environment: 'production',
-    links: {
-      status: urls.status,
-      token: urls.token,
-      stats: urls.stats,
-      waitlist: urls.waitlist,
-      openapi: urls.openapi,
-      openapiMarkdown: urls.openapiMarkdown,
-      apiCatalog: urls.apiCatalog,
-      authorizationServerMetadata: urls.authorizationServerMetadata,
-      protectedResourceMetadata: urls.protectedResourceMetadata,
-      guide: urls.guide,
-    },
-  };
+  return apiIndexBody(environmentUrls(baseUrl, 'production'), 'production');
 }
 
 function exampleStatus(baseUrl: string): Status {
