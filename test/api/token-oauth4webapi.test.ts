@@ -1,6 +1,8 @@
 /**
  * panva's oauth4webapi as the token client against a real listening server, with both
- * client_secret_basic and client_secret_post, in production and in the sandbox.
+ * client_secret_basic and client_secret_post, in production and in the sandbox. Its requests go
+ * through documentCheckedFetch, so every token answer is held to the OpenAPI document like
+ * those of send().
  */
 import { request as httpRequest } from 'node:http';
 import * as oauth from 'oauth4webapi';
@@ -8,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, ENVIRONMENTS, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, STATS_SCOPE, TOKEN_TTL_SECONDS, environmentUrls } from '../../api/contract/index.ts';
 import { hashSecret, type ClientRecord } from '../../api/sidecar/domain/clients.ts';
 import { clientsPath, readClients, writeClients } from '../../api/sidecar/store/clients-file.ts';
+import { documentCheckedFetch } from '../support/openapi.ts';
 import { send } from '../support/request.ts';
 import { BASE_URL, harness, type Harness } from './support/harness.ts';
 import { envPath } from './support/requests.ts';
@@ -30,6 +33,9 @@ afterAll(async () => {
   await h.close();
 });
 
+// Local tests run over http; oauth4webapi requires opting in.
+const options = { [oauth.allowInsecureRequests]: true, [oauth.customFetch]: documentCheckedFetch };
+
 const methods = [
   ['client_secret_basic', oauth.ClientSecretBasic],
   ['client_secret_post', oauth.ClientSecretPost],
@@ -45,9 +51,7 @@ for (const env of ENVIRONMENTS) {
         for (const account of accounts) {
           const { id, secret } = typeof account === 'function' ? account() : account;
           const client: oauth.Client = { client_id: id };
-          const response = await oauth.clientCredentialsGrantRequest(as(), client, auth(secret), new URLSearchParams({ scope: STATS_SCOPE }), {
-            [oauth.allowInsecureRequests]: true,
-          });
+          const response = await oauth.clientCredentialsGrantRequest(as(), client, auth(secret), new URLSearchParams({ scope: STATS_SCOPE }), options);
           const result = await oauth.processClientCredentialsResponse(as(), client, response);
           expect(result.token_type).toBe('bearer');
           expect(result.expires_in).toBe(TOKEN_TTL_SECONDS);
@@ -60,9 +64,7 @@ for (const env of ENVIRONMENTS) {
       it(`token: oauth4webapi ${name} with a wrong secret sees a 401 invalid_client with a Basic challenge`, async () => {
         const { id } = accounts[0] as { id: string };
         const client: oauth.Client = { client_id: id };
-        const response = await oauth.clientCredentialsGrantRequest(as(), client, auth('wrong-secret'), new URLSearchParams(), {
-          [oauth.allowInsecureRequests]: true,
-        });
+        const response = await oauth.clientCredentialsGrantRequest(as(), client, auth('wrong-secret'), new URLSearchParams(), options);
         const error = await oauth.processClientCredentialsResponse(as(), client, response).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(oauth.WWWAuthenticateChallengeError);
         const challenge = error as oauth.WWWAuthenticateChallengeError;
