@@ -2,10 +2,17 @@
  * /api/… and /sandbox/api/… go to the sidecar: same method, path and query, bodies streamed both
  * ways (never buffered whole), over kept-alive connections. When the sidecar is down, slow to
  * connect or dies mid-request, the client gets the contract's JSON 500 instead of a hang.
+ *
+ * The client side is undici's Pool driven through `dispatch()` with a handler object: measured
+ * on the status probe, it costs the front about a third less CPU per request than node:http's
+ * ClientRequest (scripts/bench/probe.ts, docs/front.md "What the proxy costs").
  */
-import http from 'node:http';
+import type http from 'node:http';
+import { PassThrough } from 'node:stream';
+import { Pool, type Dispatcher } from 'undici';
 import { API_VERSION, ERROR_MESSAGES, ERROR_STATUS } from '../contract/index.ts';
-import { clientAddress, type Trusted } from './client-address.ts';
+import { forwardHeaders, responseHeaders } from './forward-headers.ts';
+import type { Trusted } from './client-address.ts';
 
 export interface Upstream {
   host: string;
@@ -28,72 +35,108 @@ export function isApiPath(target: string): boolean {
   return /^\/(sandbox\/)?api(\/|\?|$)/.test(target);
 }
 
-/** RFC 9110 §7.6.1: connection-specific fields are not forwarded. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
-/** The client's own claims about forwarding are dropped; the front states them itself. */
-const FORWARDING = new Set(['forwarded', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'x-real-ip']);
+/** RFC 9110 §9.2.2: only these may be repeated without the client knowing. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 
 export function createProxy(options: ProxyOptions) {
-  const agent = new http.Agent({ keepAlive: true, maxFreeSockets: 64 });
   const connectTimeoutMs = options.connectTimeoutMs ?? 2_000;
   const idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
+  let pool: Pool | undefined;
+  let origin = '';
 
-  function proxy(req: http.IncomingMessage, res: http.ServerResponse, retried = false): void {
-    const upstream = options.upstream();
-    if (!upstream) return fail(res);
-    const outgoing = http.request({
-      host: upstream.host,
-      port: upstream.port,
-      method: req.method,
-      path: req.url,
-      headers: forwardHeaders(req, options.trusted),
-      agent,
-      timeout: idleTimeoutMs,
-    });
-    let answered = false;
-    outgoing.on('socket', (socket) => {
-      if (!socket.connecting) return;
-      const timer = setTimeout(() => outgoing.destroy(new Error('connect timeout')), connectTimeoutMs);
-      socket.once('connect', () => clearTimeout(timer));
-      socket.once('close', () => clearTimeout(timer));
-    });
-    outgoing.on('timeout', () => outgoing.destroy(new Error('sidecar timeout')));
-    outgoing.on('response', (incoming) => {
-      answered = true;
-      res.writeHead(incoming.statusCode ?? ERROR_STATUS.internal_error, responseHeaders(incoming.rawHeaders));
-      incoming.pipe(res);
-      // The sidecar died after its headers: the client must see a broken response, not a short one.
-      incoming.on('close', () => {
-        if (!incoming.complete) res.destroy();
-      });
-    });
-    outgoing.on('error', (error: NodeJS.ErrnoException) => {
-      // After the answer (e.g. an early 413 while the upload goes on), the incoming side decides.
-      if (answered) return;
-      // A kept-alive socket the sidecar closed just as it was reused: safe to repeat a bodiless request.
-      if (!retried && outgoing.reusedSocket && error.code === 'ECONNRESET' && !hasBody(req)) {
-        return proxy(req, res, true);
-      }
-      options.onError?.(`proxy ${req.method} ${(req.url ?? '').split('?')[0]}: ${error.message}`);
-      fail(res);
-    });
-    res.on('close', () => {
-      // The client went away: stop the sidecar's work for it too.
-      if (!res.writableFinished) outgoing.destroy();
-    });
-    if (!retried) {
-      res.on('finish', () => {
-        // Answered before the upload ended: discard the rest instead of stalling the connection.
-        if (!req.complete) {
-          req.unpipe();
-          req.resume();
-        }
-      });
+  /** One pool per sidecar address: a sidecar restarted on another port gets a fresh one. */
+  function poolFor(upstream: Upstream): Pool {
+    const wanted = `http://${upstream.host.includes(':') ? `[${upstream.host}]` : upstream.host}:${upstream.port}`;
+    if (wanted !== origin || !pool) {
+      void pool?.close().catch(() => {});
+      origin = wanted;
+      // No pipelining: one request at a time per connection, so a slow answer never holds up another.
+      pool = new Pool(wanted, { connectTimeout: connectTimeoutMs, headersTimeout: idleTimeoutMs, bodyTimeout: idleTimeoutMs, pipelining: 1 });
     }
-    if (hasBody(req)) req.pipe(outgoing);
-    else outgoing.end();
+    return pool;
   }
-  return { proxy, close: () => agent.destroy() };
+
+  function proxy(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const withBody = hasBody(req);
+    const first = send(req, res, withBody, true);
+    res.on('close', () => first?.clientGone());
+    if (withBody) res.on('finish', () => drainRest(req));
+  }
+
+  /** Starts one attempt; undefined when there is nothing in flight (answered 500 at once). */
+  function send(req: http.IncomingMessage, res: http.ServerResponse, withBody: boolean, mayRetry: boolean): Exchange | undefined {
+    const upstream = options.upstream();
+    if (!upstream) return void fail(res);
+    // undici destroys a body stream it stops writing (e.g. after an early 413); the client's own
+    // request must survive that, so that its rest can be drained and the connection kept.
+    const body = withBody ? req.pipe(new PassThrough()) : null;
+    const retry = mayRetry && !withBody && IDEMPOTENT.has(req.method ?? '') ? () => send(req, res, false, false) : undefined;
+    const exchange = new Exchange(req, res, retry, options.onError);
+    try {
+      const target = poolFor(upstream);
+      target.dispatch({ method: req.method as Dispatcher.HttpMethod, path: req.url ?? '/', headers: forwardHeaders(req, options.trusted), body }, exchange);
+    } catch (error) {
+      // undici refuses some requests outright (e.g. a header it cannot send).
+      exchange.onResponseError(undefined, error as Error);
+    }
+    return exchange;
+  }
+  return { proxy, close: () => void pool?.destroy().catch(() => {}) };
+}
+
+/** One attempt at one proxied request, as an undici dispatch handler. */
+class Exchange implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private answered = false;
+  /** The repeat of this exchange, once it was retried. */
+  private next: Exchange | undefined;
+  private readonly req: http.IncomingMessage;
+  private readonly res: http.ServerResponse;
+  private readonly retry: (() => Exchange | undefined) | undefined;
+  private readonly onError: ((message: string) => void) | undefined;
+
+  constructor(req: http.IncomingMessage, res: http.ServerResponse, retry: (() => Exchange | undefined) | undefined, onError: ((message: string) => void) | undefined) {
+    this.req = req;
+    this.res = res;
+    this.retry = retry;
+    this.onError = onError;
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: http.IncomingHttpHeaders): void {
+    this.answered = true;
+    this.res.writeHead(statusCode, responseHeaders(headers));
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (!this.res.write(chunk)) {
+      controller.pause();
+      this.res.once('drain', () => controller.resume());
+    }
+  }
+
+  onResponseEnd(): void {
+    this.res.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error & { code?: string }): void {
+    // The sidecar died after its headers: the client must see a broken response, not a short one.
+    if (this.answered) return void this.res.destroy();
+    if (this.res.destroyed) return;
+    // A kept-alive connection the sidecar closed just as it was reused: safe to repeat once.
+    if (this.retry && error.code === 'UND_ERR_SOCKET') return void (this.next = this.retry());
+    this.onError?.(`proxy ${this.req.method} ${(this.req.url ?? '').split('?', 1)[0]}: ${error.message}`);
+    fail(this.res);
+  }
+
+  /** The client went away: stop the sidecar's work for it too. */
+  clientGone(): void {
+    if (this.next) return this.next.clientGone();
+    if (!this.res.writableFinished && this.controller && !this.controller.aborted) this.controller.abort(new Error('client went away'));
+  }
 }
 
 /** RFC 9112 §6.3: a request has content only when it says so with Content-Length or Transfer-Encoding. */
@@ -102,39 +145,11 @@ function hasBody(req: http.IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-function forwardHeaders(req: http.IncomingMessage, trusted: Trusted): string[] {
-  const raw = req.rawHeaders;
-  const connectionTokens = new Set((req.headers.connection ?? '').toLowerCase().split(',').map((t) => t.trim()));
-  const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i].toLowerCase();
-    if (HOP_BY_HOP.has(name) || FORWARDING.has(name) || connectionTokens.has(name)) continue;
-    out.push(raw[i], raw[i + 1]);
-  }
-  const peer = req.socket.remoteAddress ?? '';
-  const forwardedFor = req.headers['x-forwarded-for'];
-  const client = clientAddress(peer, Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor, trusted);
-  const viaTrusted = trusted(peer);
-  const claimed = (name: string) => (viaTrusted ? lastValue(req.headers[name]) : undefined);
-  out.push('X-Forwarded-For', client);
-  out.push('X-Forwarded-Proto', claimed('x-forwarded-proto') ?? 'http');
-  const host = claimed('x-forwarded-host') ?? req.headers.host;
-  if (host) out.push('X-Forwarded-Host', host);
-  return out;
-}
-
-function lastValue(value: string | string[] | undefined): string | undefined {
-  const joined = Array.isArray(value) ? value.join(',') : value;
-  const last = joined?.split(',').pop()?.trim();
-  return last || undefined;
-}
-
-function responseHeaders(raw: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    if (!HOP_BY_HOP.has(raw[i].toLowerCase())) out.push(raw[i], raw[i + 1]);
-  }
-  return out;
+/** Answered before the upload ended: discard the rest instead of stalling the connection. */
+function drainRest(req: http.IncomingMessage): void {
+  if (req.complete) return;
+  req.unpipe();
+  req.resume();
 }
 
 const INTERNAL_ERROR = JSON.stringify({ error: 'internal_error', message: ERROR_MESSAGES.internal_error });

@@ -128,6 +128,66 @@ describe('proxy: what reaches the sidecar', () => {
   });
 });
 
+describe('proxy: connections to the sidecar', () => {
+  test('Expect: 100-continue is answered by the front and not forwarded; the body still arrives', async () => {
+    const r = recorder();
+    handler = r.handler;
+    const res = await raw(plainFront.front.url, '/api/v1/waitlist', { method: 'POST', headers: { expect: '100-continue', 'content-type': 'application/json' }, body: '{"a":1}' });
+    expect(res.status).toBe(200);
+    expect(r.seen.headers.expect).toBeUndefined();
+    expect(r.seen.body).toBe('{"a":1}');
+  });
+
+  test('retry: a bodiless GET whose connection the sidecar closed without answering is repeated once', async () => {
+    let attempts = 0;
+    handler = (req, res) => (++attempts === 1 ? req.socket.destroy() : res.end('second'));
+    const res = await raw(plainFront.front.url, '/api/v1/status');
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('second');
+    expect(attempts).toBe(2);
+  });
+
+  test('retry: a POST is never repeated (not idempotent, RFC 9110 §9.2.2) -> 500', async () => {
+    let attempts = 0;
+    handler = (req, res) => (++attempts === 1 ? req.socket.destroy() : res.end('second'));
+    const res = await raw(plainFront.front.url, '/api/v1/waitlist', { method: 'POST' });
+    expect(res.status).toBe(500);
+    expect(attempts).toBe(1);
+  });
+
+  test('client gone: the sidecar sees its request aborted when the client leaves before the answer', async () => {
+    let sidecarSawClose!: () => void;
+    const closed = new Promise<void>((resolve) => (sidecarSawClose = resolve));
+    let arrived!: () => void;
+    const started = new Promise<void>((resolve) => (arrived = resolve));
+    handler = (_req, res) => {
+      res.on('close', () => sidecarSawClose());
+      arrived();
+    };
+    const url = new URL(plainFront.front.url);
+    const req = http.get({ host: url.hostname, port: url.port, path: '/api/v1/status', agent: false });
+    req.on('error', () => {});
+    await started;
+    req.destroy();
+    // Would time out if the front kept the sidecar's exchange open.
+    await closed;
+  });
+
+  test('restart: a sidecar that comes back on another port is reached there', async () => {
+    const other = http.createServer((_req, res) => res.end('other'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const saved = upstream;
+    upstream = { host: '127.0.0.1', port: (other.address() as AddressInfo).port };
+    try {
+      expect((await raw(plainFront.front.url, '/api/v1/status')).text).toBe('other');
+    } finally {
+      upstream = saved;
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+});
+
 describe('proxy: streaming', () => {
   test('streaming: the sidecar gets the first part of an upload before the client has sent the rest', async () => {
     let firstChunk!: () => void;

@@ -1,0 +1,62 @@
+/**
+ * The header fields the front passes on, each way. RFC 9110 §7.6.1: connection-specific fields
+ * stay on their own hop. The client's own claims about forwarding are replaced by the front's
+ * (X-Forwarded-For: see client-address.ts).
+ */
+import type http from 'node:http';
+import { clientAddress, type Trusted } from './client-address.ts';
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
+/**
+ * Dropped from requests besides the hop-by-hop fields: forwarding claims, and Expect, which
+ * node:http has already answered with 100 Continue (RFC 9110 §10.1.1).
+ */
+const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'expect', 'forwarded', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'x-real-ip']);
+
+/** The request's fields for the sidecar, as a flat [name, value, …] list. */
+export function forwardHeaders(req: http.IncomingMessage, trusted: Trusted): string[] {
+  const raw = req.rawHeaders;
+  const named = connectionOptions(req.headers.connection);
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i].toLowerCase();
+    if (NOT_FORWARDED.has(name) || named?.has(name)) continue;
+    out.push(raw[i], raw[i + 1]);
+  }
+  const peer = req.socket.remoteAddress ?? '';
+  const forwardedFor = req.headers['x-forwarded-for'];
+  const client = clientAddress(peer, Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor, trusted);
+  const viaTrusted = trusted(peer);
+  const claimed = (name: string) => (viaTrusted ? lastValue(req.headers[name]) : undefined);
+  out.push('X-Forwarded-For', client);
+  out.push('X-Forwarded-Proto', claimed('x-forwarded-proto') ?? 'http');
+  const host = claimed('x-forwarded-host') ?? req.headers.host;
+  if (host) out.push('X-Forwarded-Host', host);
+  return out;
+}
+
+/** The sidecar's fields for the client, as a flat [name, value, …] list. */
+export function responseHeaders(headers: http.IncomingHttpHeaders): (string | string[])[] {
+  const named = connectionOptions(headers.connection);
+  const out: (string | string[])[] = [];
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || HOP_BY_HOP.has(name) || named?.has(name)) continue;
+    out.push(name, value);
+  }
+  return out;
+}
+
+/** RFC 9110 §7.6.1: the fields a Connection header names; undefined for the usual bare keep-alive/close. */
+function connectionOptions(connection: string | string[] | undefined): Set<string> | undefined {
+  if (connection === undefined) return undefined;
+  const value = (Array.isArray(connection) ? connection.join(',') : connection).toLowerCase();
+  if (value === 'keep-alive' || value === 'close') return undefined;
+  return new Set(value.split(',').map((token) => token.trim()));
+}
+
+function lastValue(value: string | string[] | undefined): string | undefined {
+  const joined = Array.isArray(value) ? value.join(',') : value;
+  const last = joined?.split(',').pop()?.trim();
+  return last || undefined;
+}
