@@ -23,6 +23,11 @@ declare module 'autocannon' {
     non2xx: number;
     '2xx': number;
   }
-  function autocannon(options: Options): Promise<Result>;
+  /** A running load: awaitable for the result, and an emitter of each answer as it comes. */
+  export interface Instance extends PromiseLike<Result> {
+    /** `ms`: the answer's exact duration (fractional milliseconds). */
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, ms: number) => void): this;
+  }
+  function autocannon(options: Options): Instance;
   export default autocannon;
 }

@@ -2,22 +2,24 @@
  * `npm run bench` (front part): the same dist/ served by the front, by nginx (Debian's package,
  * scripts/bench/nginx.conf) and by a naive read-from-disk-per-request Node server, loaded with
  * autocannon (32 kept-alive connections, a fixed duration per run) on `/`, `/thanks/` and its twin.
- * Then the status probe through the front against the sidecar directly. Prints req/s, p99 and
- * ratios; targets: front >= 0.4x nginx, >= 2x naive; the front adds <= 30 % to the probe's latency.
- * Everything runs on 127.0.0.1 ephemeral ports and is stopped at the end. `--duration=N` seconds.
+ * Prints req/s, p99 and ratios; targets: front >= 0.4x nginx, >= 2x naive. Then the status probe
+ * straight to the sidecar and through the front (scripts/bench/probe.ts). Everything runs on
+ * 127.0.0.1 ephemeral ports and is stopped at the end. `--duration=N` seconds, `--rounds=N` probe rounds.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { configOrExit } from '../../api/config.ts';
-import { API_PATHS, PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts';
+import { PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts';
 import { buildSite, staleReason } from '../../api/front/site-build.ts';
-import { cpuSeconds, nginx, nodeServer, sidecar, type Running } from './servers.ts';
+import { benchEnv, probeBench } from './probe.ts';
+import { cpuSeconds, nginx, nodeServer, type Running } from './servers.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-const duration = Number(process.argv.find((a) => a.startsWith('--duration='))?.split('=')[1] ?? 5);
+const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const duration = arg('duration', 5);
+const rounds = arg('rounds', 3);
 const CONNECTIONS = 32;
 const PATHS = [PAGE_PATHS.home.en, THANKS_PATHS.en, twinPath(THANKS_PATHS.en)];
 const config = configOrExit();
@@ -41,22 +43,14 @@ const guard = setTimeout(async () => {
   console.error('benchmark overran its time budget; stopping');
   await stopAll();
   process.exit(1);
-}, (duration * 20 + 120) * 1000);
+}, (duration * 20 + rounds * 8 * (duration + 1) + 120) * 1000);
 process.once('SIGINT', async () => (await stopAll(), process.exit(130)));
 
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  LOG_REQUESTS: 'false',
-  DATA_DIR: path.join(tmp, 'data'),
-  // The probe comparison measures proxying, not the rate limiter's 429s.
-  RATE_LIMIT_STANDARD: '1000000000',
-  RATE_LIMIT_RELAXED: '1000000000',
-};
+const env: NodeJS.ProcessEnv = { ...benchEnv(), DATA_DIR: path.join(tmp, 'data') };
 
 try {
-  const api = existsSync(path.join(root, 'api/sidecar/main.ts')) ? await sidecar(path.join(root, 'api/sidecar/main.ts'), { ...env, SIDECAR_PORT: '0' }) : undefined;
-  if (api) running.push(api);
-  const apiUrl = api ? new URL(api.url) : new URL(`http://${config.SIDECAR_HOST}:${config.SIDECAR_PORT}`);
+  // Static files only here: no sidecar is needed (the probe below starts its own).
+  const apiUrl = new URL(`http://${config.SIDECAR_HOST}:${config.SIDECAR_PORT}`);
   const front = await nodeServer('front', path.join(root, 'api/front/main.ts'), [], { ...env, PORT: '0', HOST: '127.0.0.1', SIDECAR_HOST: apiUrl.hostname, SIDECAR_PORT: apiUrl.port });
   running.push(front);
   const ngx = await nginx(path.join(tmp, 'nginx'), { DIST: dist, BASE_URL: config.BASE_URL, SIDECAR: apiUrl.host });
@@ -82,21 +76,9 @@ try {
   console.log('(front/other: req/s ratio; cpu µs/req: server CPU per request, robust on a busy machine; other/front: its inverse ratio)');
   table(['path', 'server', 'req/s', 'p99 ms', 'front/other', 'cpu µs/req', 'other/front', 'errors'], rows);
 
-  if (api) {
-    const probeRows: string[][] = [];
-    for (const connections of [1, CONNECTIONS]) {
-      const direct = await load(api.url + API_PATHS.status, connections, [api.pid]);
-      const proxied = await load(front.url + API_PATHS.status, connections, [front.pid, api.pid]);
-      for (const [name, r] of [['sidecar', direct], ['front -> sidecar', proxied]] as const) {
-        probeRows.push([String(connections), name, fmt(r.requests.average), r.latency.average.toFixed(2), String(r.latency.p99), r.cpuMicros.toFixed(0), problems(r)]);
-      }
-      const added = (proxied.latency.average / direct.latency.average - 1) * 100;
-      probeRows.push(['', 'added by the front', '', `${added.toFixed(0)} %`, '', `${(proxied.cpuMicros - direct.cpuMicros).toFixed(0)}`, '']);
-    }
-    console.log(`\nStatus probe ${API_PATHS.status}, ${duration} s each; target: the front adds <= 30 % latency`);
-    console.log('(cpu µs/req: front and sidecar together)');
-    table(['conns', 'path', 'req/s', 'mean ms', 'p99 ms', 'cpu µs/req', 'errors'], probeRows);
-  } else console.log('\n(no sidecar yet: status probe comparison skipped)');
+  // The static servers stop first: the probe has the machine to itself.
+  for (const server of running.splice(0).reverse()) await server.stop();
+  await probeBench({ duration, rounds, env });
 } finally {
   clearTimeout(guard);
   await stopAll();

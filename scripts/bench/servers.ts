@@ -55,14 +55,14 @@ export async function sidecar(entry: string, env: NodeJS.ProcessEnv): Promise<Ru
   return { name: 'sidecar', url, pid: child.pid!, stop: () => stopChild(child) };
 }
 
-/** Debian's nginx with scripts/bench/nginx.conf, as a foreground process (not a service). */
-export async function nginx(prefix: string, values: Record<string, string>): Promise<Running> {
+/** Debian's nginx with a config from this folder (nginx.conf by default), as a foreground process (not a service). */
+export async function nginx(prefix: string, values: Record<string, string>, confName = 'nginx.conf', name = 'nginx'): Promise<Running> {
   if (!hasCommand('nginx')) {
     console.error('nginx is missing: apt-get install -y nginx');
     execFileSync('apt-get', ['install', '-y', '-qq', 'nginx'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   }
   const port = await freePort();
-  const template = await readFile(path.join(import.meta.dirname, 'nginx.conf'), 'utf8');
+  const template = await readFile(path.join(import.meta.dirname, confName), 'utf8');
   const all: Record<string, string> = { ...values, PREFIX: prefix, PORT: String(port), HERE: import.meta.dirname };
   const conf = template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => all[key] ?? `{{${key}}}`);
   await mkdir(prefix, { recursive: true });
@@ -70,7 +70,7 @@ export async function nginx(prefix: string, values: Record<string, string>): Pro
   await writeFile(file, conf);
   const child = spawn('nginx', ['-c', file, '-p', prefix], { stdio: ['ignore', 'inherit', 'inherit'] });
   await waitForPort(port, child);
-  return { name: 'nginx', url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child, 'SIGQUIT') };
+  return { name, url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child, 'SIGQUIT') };
 }
 
 function hasCommand(name: string): boolean {

@@ -211,8 +211,8 @@ function post(agent: Agent, url: URL, body: string): Promise<number> {
   });
 }
 
-function probe(base: string): Promise<Result> {
-  return autocannon({ url: `${base.replace(/\/$/, '')}${API_PATHS.status}`, connections: CONNECTIONS, duration: Math.max(3, Math.round(duration / 2)) });
+async function probe(base: string): Promise<Result> {
+  return await autocannon({ url: `${base.replace(/\/$/, '')}${API_PATHS.status}`, connections: CONNECTIONS, duration: Math.max(3, Math.round(duration / 2)) });
 }
 
 function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {

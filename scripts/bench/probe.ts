@@ -1,0 +1,107 @@
+/**
+ * The status probe (GET /api/v1/status) straight to the sidecar and through three proxies in
+ * front of the same sidecar: the front itself, the floor (bare-proxy.ts, the least a node:http
+ * proxy can do) and nginx (nginx-proxy.conf, kept-alive upstream). At 1 and 32 connections it
+ * prints req/s, p50, p99 and mean latency (to the microsecond), what each proxy adds to the direct
+ * latency, and CPU per request of the proxy and of the sidecar. The issue's target: the front
+ * adds at most 30 %. Routes are measured in interleaved rounds (default 3) and the per-metric
+ * median is shown, so one noisy moment on a busy machine does not decide a row.
+ *
+ * Run alone: `node scripts/bench/probe.ts [--duration=N] [--rounds=N]`; `npm run bench` runs it
+ * after the static-file comparison (scripts/bench/front.ts). 127.0.0.1 and ephemeral ports only.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { API_PATHS } from '../../api/contract/index.ts';
+import { measure, median, type Measured } from './latency.ts';
+import { nginx, nodeServer, sidecar, type Running } from './servers.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const CONNECTIONS = [1, 32];
+
+export interface ProbeOptions {
+  /** Seconds per measured run. */
+  duration: number;
+  rounds: number;
+  /** The environment of the servers (DATA_DIR is set here). */
+  env: NodeJS.ProcessEnv;
+}
+
+interface Route {
+  name: string;
+  url: string;
+  /** The proxy's pid, if there is one, then the sidecar's. */
+  pids: number[];
+}
+
+export async function probeBench({ duration, rounds, env }: ProbeOptions): Promise<void> {
+  const tmp = await mkdtemp(path.join(tmpdir(), 'bench-probe-'));
+  const running: Running[] = [];
+  try {
+    const api = await sidecar(path.join(ROOT, 'api/sidecar/main.ts'), { ...env, DATA_DIR: path.join(tmp, 'data'), SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0' });
+    running.push(api);
+    const at = new URL(api.url);
+    const front = await nodeServer('front', path.join(ROOT, 'api/front/main.ts'), [], { ...env, HOST: '127.0.0.1', PORT: '0', SIDECAR_HOST: at.hostname, SIDECAR_PORT: at.port });
+    running.push(front);
+    const floor = await nodeServer('node:http floor', path.join(import.meta.dirname, 'bare-proxy.ts'), [at.hostname, at.port], env);
+    running.push(floor);
+    const ngx = await nginx(path.join(tmp, 'nginx'), { SIDECAR: at.host }, 'nginx-proxy.conf', 'nginx');
+    running.push(ngx);
+
+    const routes: Route[] = [
+      { name: 'sidecar (direct)', url: api.url, pids: [api.pid] },
+      ...[front, floor, ngx].map((proxy) => ({ name: proxy.name, url: proxy.url, pids: [proxy.pid, api.pid] })),
+    ];
+    const rows: string[][] = [];
+    for (const connections of CONNECTIONS) {
+      const runs = new Map<string, Measured[]>(routes.map((r) => [r.name, []]));
+      for (let round = 0; round < rounds; round++) {
+        // Alternate the order, so that no route always runs right after the same neighbour.
+        for (const route of round % 2 ? [...routes].reverse() : routes) {
+          runs.get(route.name)!.push(await measure(route.url + API_PATHS.status, connections, duration, route.pids));
+        }
+      }
+      const direct = median(runs.get(routes[0].name)!);
+      for (const route of routes) {
+        const m = median(runs.get(route.name)!);
+        const proxied = route.pids.length === 2;
+        const added = (key: 'p50' | 'p99' | 'mean') => (proxied ? signed((m[key] / direct[key] - 1) * 100) : '');
+        rows.push([
+          String(connections), route.name, Math.round(m.requestsPerSecond).toLocaleString('en-US'),
+          m.p50.toFixed(3), m.p99.toFixed(3), m.mean.toFixed(3),
+          added('p50'), added('p99'), added('mean'),
+          proxied ? m.cpuMicros[0].toFixed(0) : '', m.cpuMicros.at(-1)!.toFixed(0), String(m.failed),
+        ]);
+      }
+    }
+    console.log(`\nStatus probe ${API_PATHS.status}: straight to the sidecar vs through a proxy; ${duration} s per run, median of ${rounds} rounds`);
+    console.log('(latency in ms; "added": over the direct figure, target for the front <= 30 %; cpu: µs per request)');
+    table(['conns', 'route', 'req/s', 'p50', 'p99', 'mean', 'added p50', 'added p99', 'added mean', 'proxy cpu', 'sidecar cpu', 'errors'], rows);
+  } finally {
+    for (const server of running.reverse()) await server.stop();
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+function signed(percent: number): string {
+  return `${percent >= 0 ? '+' : '−'}${Math.abs(percent).toFixed(0)} %`;
+}
+
+function table(head: string[], rows: string[][]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) console.log(line(row));
+}
+
+if (import.meta.main) {
+  const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+  await probeBench({ duration: arg('duration', 5), rounds: arg('rounds', 3), env: benchEnv() });
+}
+
+/** Quiet servers, and limits high enough that the comparison measures proxying, not 429s. */
+export function benchEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, LOG_REQUESTS: 'false', RATE_LIMIT_STANDARD: '1000000000', RATE_LIMIT_RELAXED: '1000000000' };
+}
