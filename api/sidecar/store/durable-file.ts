@@ -16,13 +16,7 @@ export async function replaceFileDurably(path: string, chunks: readonly Uint8Arr
   const temp = tempPathOf(path);
   const file = await open(temp, 'w', PRIVATE_FILE_MODE);
   try {
-    let position = 0;
-    // writev writes at most IOV_MAX buffers per call; batch to keep each call well under it.
-    for (let i = 0; i < chunks.length; i += 512) {
-      const batch = chunks.slice(i, i + 512);
-      await writeAll(file, batch, position);
-      for (const chunk of batch) position += chunk.byteLength;
-    }
+    await writeChunks(file, chunks);
     await file.sync();
   } catch (error) {
     await file.close().catch(() => {});
@@ -34,7 +28,21 @@ export async function replaceFileDurably(path: string, chunks: readonly Uint8Arr
   await syncDirectory(dirname(path));
 }
 
-async function writeAll(file: Awaited<ReturnType<typeof open>>, buffers: Uint8Array[], position: number): Promise<void> {
+export type FileHandle = Awaited<ReturnType<typeof open>>;
+
+/** Writes the chunks one after the other from offset 0; resolves with the byte count. */
+export async function writeChunks(file: FileHandle, chunks: readonly Uint8Array[]): Promise<number> {
+  let position = 0;
+  // writev writes at most IOV_MAX buffers per call; batch to keep each call well under it.
+  for (let i = 0; i < chunks.length; i += 512) {
+    const batch = chunks.slice(i, i + 512);
+    await writeAll(file, batch, position);
+    for (const chunk of batch) position += chunk.byteLength;
+  }
+  return position;
+}
+
+async function writeAll(file: FileHandle, buffers: Uint8Array[], position: number): Promise<void> {
   let pending = buffers;
   let at = position;
   while (pending.length > 0) {

@@ -1,11 +1,10 @@
 /**
  * A lowdb adapter over one JSON file that (unlike lowdb's JSONFile/steno) makes every write
- * durable (store/durable-file.ts) and lets the owner serialise: `serialize` runs once per write,
+ * durable (store/recycled-file.ts) and lets the owner serialise: `serialize` runs once per write,
  * synchronously at its start, so the bytes on disk are the data as it was when the write began.
  */
-import { readFile } from 'node:fs/promises';
 import type { Adapter } from 'lowdb';
-import { replaceFileDurably } from './durable-file.ts';
+import { discardRecycled, readSnapshot, removeLeftovers, replaceRecycling } from './recycled-file.ts';
 
 export interface JsonFileCodec<T> {
   /** Parses and validates the file's text; throws on a corrupt or foreign file. */
@@ -22,19 +21,24 @@ export class DurableJsonFile<T> implements Adapter<T> {
     this.#codec = codec;
   }
 
+  /** One whole commit, also while another process writes (readSnapshot). */
   async read(): Promise<T | null> {
-    let text: string;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
-    return this.#codec.parse(text);
+    const text = await readSnapshot(this.path);
+    return text === undefined ? null : this.#codec.parse(text);
   }
 
   write(data: T): Promise<void> {
     const chunks = this.#codec.serialize(data);
-    return replaceFileDurably(this.path, chunks);
+    return replaceRecycling(this.path, chunks);
+  }
+
+  /** For the writer holding the data-directory lock, before its first write. */
+  removeLeftovers(): Promise<void> {
+    return removeLeftovers(this.path);
+  }
+
+  /** Drops the previous generation kept for the next write; never while a write is in flight. */
+  discardPrevious(): Promise<void> {
+    return discardRecycled(this.path);
   }
 }

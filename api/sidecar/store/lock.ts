@@ -66,7 +66,7 @@ async function lockOwner(path: string): Promise<number | undefined> {
   return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
 }
 
-function isRunning(pid: number): boolean {
+export function isRunning(pid: number): boolean {
   // Our own pid in a lock we do not hold is a leftover of an earlier run that had the same pid
   // (pid 1 in a container, for instance).
   if (pid === process.pid) return false;

@@ -4,15 +4,16 @@
  * A sign-up is applied to the in-memory table at once and then waits for the next commit. While a
  * commit is on its way to disk, later sign-ups gather; the next commit serialises once and writes
  * them all. A promise resolves only after the write that holds its change is on disk (fsync of
- * file and directory), so an answered sign-up survives a crash.
+ * file and directory), so an answered sign-up survives a crash. The previous generation of the
+ * file is kept as the next write's temporary file (store/recycled-file.ts) while the store is open;
+ * an erasure and close() remove it, so no older copy outlives them.
  */
-import { mkdir, unlink } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import type { WaitlistSignup } from '../../contract/index.ts';
 import type { Channel } from '../domain/consent.ts';
 import { mergeSignup, type WaitlistRecord } from '../domain/record.ts';
-import { tempPathOf } from './durable-file.ts';
 import { DurableJsonFile } from './json-adapter.ts';
 import { RecordTable } from './record-table.ts';
 import { storeCodec } from './store-file.ts';
@@ -45,35 +46,38 @@ export interface WaitlistStore {
 interface Waiter {
   resolve(): void;
   reject(error: unknown): void;
+  /** Set by an erasure: the generation replaced by this commit still holds the erased record. */
+  discardPrevious?: boolean;
 }
 
 export class JsonWaitlistStore implements WaitlistStore {
   readonly #db: Low<RecordTable>;
+  readonly #file: DurableJsonFile<RecordTable>;
   #waiting: Waiter[] = [];
   #flushing: Promise<void> | undefined;
   #closed = false;
   #commits = 0;
 
-  private constructor(db: Low<RecordTable>) {
+  private constructor(db: Low<RecordTable>, file: DurableJsonFile<RecordTable>) {
     this.#db = db;
+    this.#file = file;
   }
 
   /**
    * Opens (or creates) DATA_DIR/waitlist.json. Throws StartupError on a corrupt or foreign file.
-   * The caller must hold the data-directory lock: the leftover temporary file of a crashed write
-   * is removed here.
+   * The caller must hold the data-directory lock: the leftovers of a crashed write are removed here.
    */
   static async open(dataDir: string): Promise<JsonWaitlistStore> {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const path = join(dataDir, STORE_FILE_NAME);
-    await unlink(tempPathOf(path)).catch(() => {});
     const adapter = new DurableJsonFile(path, storeCodec(path));
+    await adapter.removeLeftovers();
     // Built by hand: lowdb's JSONFilePreset swaps in a memory adapter when NODE_ENV=test.
     const db = new Low(adapter, new RecordTable());
     const existing = await adapter.read();
     if (existing) db.data = existing;
     else await db.write();
-    return new JsonWaitlistStore(db);
+    return new JsonWaitlistStore(db, adapter);
   }
 
   get size(): number {
@@ -96,7 +100,7 @@ export class JsonWaitlistStore implements WaitlistStore {
   async erase(email: string): Promise<boolean> {
     if (this.#closed) throw new Error('store is closed');
     const found = this.#db.data.delete(email);
-    if (found) await this.sync();
+    if (found) await this.#enqueue(true);
     return found;
   }
 
@@ -108,9 +112,13 @@ export class JsonWaitlistStore implements WaitlistStore {
   }
 
   sync(): Promise<void> {
+    return this.#enqueue(false);
+  }
+
+  #enqueue(discardPrevious: boolean): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('store is closed'));
     return new Promise<void>((resolve, reject) => {
-      this.#waiting.push({ resolve, reject });
+      this.#waiting.push({ resolve, reject, discardPrevious });
       // setImmediate lets the sign-ups of the same I/O turn join this commit.
       this.#flushing ??= new Promise<void>((done) => setImmediate(() => this.#flush().then(done)));
     });
@@ -122,6 +130,7 @@ export class JsonWaitlistStore implements WaitlistStore {
       this.#waiting = [];
       try {
         await this.#db.write();
+        if (batch.some((waiter) => waiter.discardPrevious)) await this.#file.discardPrevious();
         this.#commits += 1;
         for (const waiter of batch) waiter.resolve();
       } catch (error) {
@@ -134,5 +143,6 @@ export class JsonWaitlistStore implements WaitlistStore {
   async close(): Promise<void> {
     this.#closed = true;
     while (this.#flushing) await this.#flushing;
+    await this.#file.discardPrevious();
   }
 }
