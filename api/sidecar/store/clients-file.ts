@@ -4,12 +4,12 @@
  * request and re-reads it when it changed, so created and deleted clients count at once, without a
  * restart; a stat costs microseconds next to the scrypt run of every authentication.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { authenticateAgainst, ClientRecord, type ClientDirectory } from '../domain/clients.ts';
 import { replaceFileDurably } from './durable-file.ts';
-import { StartupError } from './errors.ts';
+import { readSmallJsonFile } from './small-json-file.ts';
 
 export const CLIENTS_FILE_NAME = 'clients.json';
 
@@ -27,27 +27,13 @@ export function clientsPath(dataDir: string): string {
 
 /** The clients in the file; [] when there is no file. Throws StartupError on a corrupt file. */
 export async function readClients(path: string): Promise<ClientRecord[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  const result = ClientsFile.safeParse(json);
-  if (!result.success) {
-    throw new StartupError(
-      `The clients file ${path} is corrupt or not a clients file; it has been left untouched. ` +
-        'Restore it from a backup, or move it away and create the clients again with npm run clients -- create <name>.',
-    );
-  }
-  return result.data.clients;
+  const file = await readSmallJsonFile(
+    path,
+    ClientsFile,
+    `The clients file ${path} is corrupt or not a clients file; it has been left untouched. ` +
+      'Restore it from a backup, or move it away and create the clients again with npm run clients -- create <name>.',
+  );
+  return file?.clients ?? [];
 }
 
 export async function writeClients(path: string, clients: readonly ClientRecord[]): Promise<void> {

@@ -5,12 +5,12 @@
  * No key is ever baked into the code. Rotation: docs/api.md.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Environment } from '../../contract/index.ts';
 import { replaceFileDurably } from './durable-file.ts';
 import { StartupError } from './errors.ts';
+import { readSmallJsonFile } from './small-json-file.ts';
 
 export const KEYS_FILE_NAME = 'token-keys.json';
 const KEY_BYTES = 32;
@@ -63,26 +63,11 @@ export async function loadOrCreateKeys(dataDir: string, configured: ConfiguredKe
   return keys;
 }
 
-async function readKeysFile(path: string): Promise<KeysFile | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  const result = KeysFile.safeParse(json);
-  if (!result.success) {
-    throw new StartupError(
-      `The key file ${path} is corrupt or not a token key file. The sidecar will not start and has left it ` +
-        'untouched. Restore it, or delete it to generate new keys (this invalidates every issued token).',
-    );
-  }
-  return result.data;
+function readKeysFile(path: string): Promise<KeysFile | undefined> {
+  return readSmallJsonFile(
+    path,
+    KeysFile,
+    `The key file ${path} is corrupt or not a token key file. The sidecar will not start and has left it ` +
+      'untouched. Restore it, or delete it to generate new keys (this invalidates every issued token).',
+  );
 }
