@@ -15,6 +15,7 @@ import { PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts'
 import { buildSite, staleReason } from '../../api/front/site-build.ts';
 import { benchEnv, probeBench } from './probe.ts';
 import { cpuSeconds, nginx, nodeServer, type Running } from './servers.ts';
+import { table } from './table.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -115,12 +116,4 @@ function problems(r: Result): string {
 
 function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
-}
-
-function table(head: string[], rows: string[][]): void {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(line(head));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const row of rows) console.log(line(row));
 }

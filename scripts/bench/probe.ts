@@ -16,6 +16,7 @@ import path from 'node:path';
 import { API_PATHS } from '../../api/contract/index.ts';
 import { measure, median, type Measured } from './latency.ts';
 import { nginx, nodeServer, sidecar, type Running } from './servers.ts';
+import { table } from './table.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CONNECTIONS = [1, 32];
@@ -86,14 +87,6 @@ export async function probeBench({ duration, rounds, env }: ProbeOptions): Promi
 
 function signed(percent: number): string {
   return `${percent >= 0 ? '+' : '−'}${Math.abs(percent).toFixed(0)} %`;
-}
-
-function table(head: string[], rows: string[][]): void {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(line(head));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const row of rows) console.log(line(row));
 }
 
 if (import.meta.main) {

@@ -3,14 +3,14 @@
  * stack: no third-party request, at most 50 KB transferred before images, no layout shift while
  * loading, and usable on a 320 px wide screen.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, test } from 'vitest';
 import { LANGS, SOURCES, type Lang } from '../../api/contract/enums.ts';
 import { PAGE_PATHS } from '../../api/contract/paths.ts';
-import { launchBrowser } from '../support/browser.ts';
 import '../support/stack.ts';
 import { layoutShiftAfterLoad, watchLayoutShift } from './support/layout-shift.ts';
 import { isImage, recordNetwork } from './support/network.ts';
+import { pagePerTest } from './support/page-per-test.ts';
 import { field, signupForm } from './support/site.ts';
 
 const { baseUrl } = inject('stack');
@@ -19,22 +19,8 @@ const TRANSFER_BUDGET_BYTES = 50_000;
 /** WCAG 1.4.10 Reflow: content fits 320 CSS px without scrolling sideways. */
 const NARROW = { width: 320, height: 640 };
 
-let browser: Browser;
-let context: BrowserContext | undefined;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
-afterAll(() => browser?.close());
-
-async function newPage(viewport = { width: 1280, height: 800 }): Promise<Page> {
-  context = await browser.newContext({ viewport });
-  context.setDefaultTimeout(8_000);
-  return context.newPage();
-}
+const pageIn = pagePerTest();
+const newPage = (viewport = { width: 1280, height: 800 }): Promise<Page> => pageIn({ viewport });
 
 const home = (lang: Lang) => `${baseUrl}${PAGE_PATHS.home[lang]}`;
 

@@ -2,35 +2,23 @@
  * Keyboard-only use (WCAG 2.1.1 Keyboard, 2.4.3 Focus Order, 2.4.7 Focus Visible) and the
  * honeypot, which must stay out of sight, out of the Tab order and out of the accessibility tree.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, test } from 'vitest';
 import { LANGS, SOURCES, type Lang } from '../../api/contract/enums.ts';
 import { PAGE_PATHS } from '../../api/contract/paths.ts';
 import { UI } from '../../site/i18n.ts';
 import { FIELD } from '../../site/lib/signup-fields.ts';
-import { launchBrowser } from '../support/browser.ts';
 import '../support/stack.ts';
 import { focused, tabUntil, type Focused } from './support/focus.ts';
+import { pagePerTest } from './support/page-per-test.ts';
 import { field, signupForm } from './support/site.ts';
 import { storedRecord, uniqueAddress } from './support/store.ts';
 
 const { baseUrl, dataDir } = inject('stack');
-let browser: Browser;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
-afterAll(() => browser?.close());
+const newPage = pagePerTest();
 
 async function openHome(lang: Lang): Promise<Page> {
-  context = await browser.newContext();
-  context.setDefaultTimeout(8_000);
-  const page = await context.newPage();
+  const page = await newPage();
   await page.goto(`${baseUrl}${PAGE_PATHS.home[lang]}`);
   return page;
 }

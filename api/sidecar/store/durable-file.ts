@@ -14,9 +14,20 @@ export function tempPathOf(path: string): string {
 
 export async function replaceFileDurably(path: string, chunks: readonly Uint8Array[]): Promise<void> {
   const temp = tempPathOf(path);
-  const file = await open(temp, 'w', PRIVATE_FILE_MODE);
+  await fillTempFile(await open(temp, 'w', PRIVATE_FILE_MODE), temp, chunks);
+  await rename(temp, path);
+  await syncDirectory(dirname(path));
+}
+
+export type FileHandle = Awaited<ReturnType<typeof open>>;
+
+/**
+ * Writes the chunks into the open temporary file, cuts it to their length (a recycled file may be
+ * longer), fsyncs and closes it. On failure the temporary file is closed and removed.
+ */
+export async function fillTempFile(file: FileHandle, temp: string, chunks: readonly Uint8Array[]): Promise<void> {
   try {
-    await writeChunks(file, chunks);
+    await file.truncate(await writeChunks(file, chunks));
     await file.sync();
   } catch (error) {
     await file.close().catch(() => {});
@@ -24,11 +35,7 @@ export async function replaceFileDurably(path: string, chunks: readonly Uint8Arr
     throw error;
   }
   await file.close();
-  await rename(temp, path);
-  await syncDirectory(dirname(path));
 }
-
-export type FileHandle = Awaited<ReturnType<typeof open>>;
 
 /** Writes the chunks one after the other from offset 0; resolves with the byte count. */
 export async function writeChunks(file: FileHandle, chunks: readonly Uint8Array[]): Promise<number> {

@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { link, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { PRIVATE_FILE_MODE, syncDirectory, tempPathOf, writeChunks, type FileHandle } from './durable-file.ts';
+import { fillTempFile, PRIVATE_FILE_MODE, syncDirectory, tempPathOf, type FileHandle } from './durable-file.ts';
 import { isRunning } from './lock.ts';
 
 /** Names the replaced generation for the moment between its replacement and its becoming the temp file. */
@@ -30,17 +30,7 @@ const snapshotPrefix = (path: string) => `.${basename(path)}.read-`;
 
 export async function replaceRecycling(path: string, chunks: readonly Uint8Array[]): Promise<void> {
   const temp = tempPathOf(path);
-  const file = await openRecycled(temp);
-  try {
-    // The recycled file may be longer than the new content (after an erase): cut the rest.
-    await file.truncate(await writeChunks(file, chunks));
-    await file.sync();
-  } catch (error) {
-    await file.close().catch(() => {});
-    await unlink(temp).catch(() => {});
-    throw error;
-  }
-  await file.close();
+  await fillTempFile(await openRecycled(temp), temp, chunks);
   const spare = sparePathOf(path);
   const kept = await keepLink(path, spare);
   await rename(temp, path);
