@@ -51,6 +51,25 @@ const trustProxy = z
     return list;
   });
 
+/** DATABASE_URL (issue 11): a PostgreSQL connection URL; its password never appears in a message. */
+const databaseUrl = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || !url.hostname) {
+      ctx.addIssue({ code: 'custom', message: 'expected a PostgreSQL URL such as postgres://user:password@host:5432/database' });
+      return z.NEVER;
+    }
+    return value;
+  });
+
 const contactUri = z
   .string()
   .regex(/^(mailto:|https:\/\/|tel:)\S+$/, 'expected a mailto:, https:// or tel: URI (RFC 9116 Contact)');
@@ -73,6 +92,8 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_MAX_CLIENTS: positiveInt.default(100_000),
   TRUST_PROXY: trustProxy,
   SECURITY_CONTACT: contactUri.default('mailto:security@example.org'),
+  /** Unset: the JSON store in DATA_DIR. Set: waitlist, OAuth clients and token keys in PostgreSQL. */
+  DATABASE_URL: databaseUrl,
   LOG_REQUESTS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
 });
 
@@ -98,7 +119,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const name = String(issue.path[0]);
-    return `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+    // A connection URL's password stays out of the message (and so out of logs).
+    const shown = name === 'DATABASE_URL' ? (env[name] ?? '').replace(/^([a-z]+:\/\/[^:@/]*):[^@]*@/i, '$1:***@') : (env[name] ?? '');
+    return `${name}=${JSON.stringify(shown)}: ${issue.message}`;
   });
   throw new ConfigError(problems);
 }
