@@ -5,9 +5,13 @@ import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
 import { configOrExit } from './api/config.ts';
+import { productionGuardOrExit } from './site/lib/production-guard.ts';
 
 // The base URL is set in exactly one place: BASE_URL, parsed by api/config.ts.
-const { BASE_URL, DIST_DIR } = configOrExit();
+const config = configOrExit();
+const { BASE_URL, DIST_DIR } = config;
+// A public (https://) site never ships the sample imprint or security contact.
+productionGuardOrExit(config);
 
 /**
  * Astro names only `/404` specially; every page whose route ends in /404/ (e.g. /de/404/) is moved

@@ -92,6 +92,11 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_MAX_CLIENTS: positiveInt.default(100_000),
   TRUST_PROXY: trustProxy,
   SECURITY_CONTACT: contactUri.default('mailto:security@example.org'),
+  /** Lets an https:// build or start through with the sample operator details (staging only): site/lib/production-guard.ts. */
+  ALLOW_SAMPLE_DETAILS: z
+    .enum(['true', 'false'], { message: 'expected true or false' })
+    .default('false')
+    .transform((v) => v === 'true'),
   /** Unset: the JSON store in DATA_DIR. Set: waitlist, OAuth clients and token keys in PostgreSQL. */
   DATABASE_URL: databaseUrl,
   LOG_REQUESTS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configOrExit } from '../api/config.ts';
+import { productionGuardOrExit } from '../site/lib/production-guard.ts';
 import { buildSite, staleReason } from '../api/front/site-build.ts';
 import { startFront, type Front } from '../api/front/start-front.ts';
 import { superviseSidecar } from '../api/front/supervisor.ts';
@@ -15,6 +16,7 @@ import { superviseSidecar } from '../api/front/supervisor.ts';
 const SHUTDOWN_GRACE_MS = 10_000;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const config = configOrExit();
+productionGuardOrExit(config); // before any build: docs/deploy.md, "Before the first deploy"
 const log = (line: string) => console.error(line);
 
 const build = new AbortController();

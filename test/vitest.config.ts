@@ -26,6 +26,14 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The deploy guide's artefacts (docs/deploy/) against real nginx, systemd-analyze and stacks.
+          name: 'deploy',
+          include: ['test/deploy/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts', 'test/browser/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],

@@ -1,0 +1,71 @@
+/**
+ * The production guard: a site built or started for an `https://` BASE_URL is a public site, and
+ * the imprint (§ 5 DDG) and security.txt (RFC 9116) must then name the real operator, not the
+ * samples this repository ships with. Building (astro.config.mjs) and starting (scripts/start.ts)
+ * refuse with the list of what to fill in; ALLOW_SAMPLE_DETAILS=true lets a staging site through.
+ */
+import { BRAND } from '../brand.ts';
+
+/**
+ * What marks a sample value: the reserved example domains and TLDs (RFC 2606, RFC 6761), the German
+ * placeholder names (Mustermann, Musterstraße) and runs of zeros standing in for a number.
+ */
+const SAMPLE_MARKERS: readonly RegExp[] = [
+  /(^|[@.:/])example\.(org|com|net)\b/i,
+  /\.(example|test|invalid)\b/i,
+  /muster/i,
+  /0{6,}/,
+];
+
+export function isSample(value: string): boolean {
+  return SAMPLE_MARKERS.some((marker) => marker.test(value));
+}
+
+/** The operator's details: where they are written and what the imprint calls them. */
+const OPERATOR_FIELDS: ReadonlyArray<{ key: keyof typeof BRAND.operator; what: string }> = [
+  { key: 'name', what: 'company name' },
+  { key: 'street', what: 'street address' },
+  { key: 'city', what: 'postcode and city' },
+  { key: 'register', what: 'register court and number' },
+  { key: 'vatId', what: 'VAT ID' },
+  { key: 'representative', what: 'representative (managing director)' },
+  { key: 'email', what: 'contact e-mail' },
+  { key: 'privacyEmail', what: 'data-protection e-mail' },
+];
+
+export interface GuardInput {
+  BASE_URL: string;
+  SECURITY_CONTACT: string;
+  ALLOW_SAMPLE_DETAILS: boolean;
+}
+
+type Operator = Readonly<Record<(typeof OPERATOR_FIELDS)[number]['key'], string>>;
+
+/** Every sample value still in place, one line each; empty when nothing is left to fill in. */
+export function sampleDetails(securityContact: string, operator: Operator = BRAND.operator): string[] {
+  const found = OPERATOR_FIELDS.filter(({ key }) => isSample(operator[key])).map(
+    ({ key, what }) => `${what}: "${operator[key]}" (site/brand.ts, operator.${key})`,
+  );
+  if (isSample(securityContact)) found.push(`security contact: "${securityContact}" (SECURITY_CONTACT)`);
+  return found;
+}
+
+/** The refusal, or undefined when the guard lets this build or start through. */
+export function productionGuardProblem(config: GuardInput, operator: Operator = BRAND.operator): string | undefined {
+  if (!config.BASE_URL.startsWith('https://') || config.ALLOW_SAMPLE_DETAILS) return undefined;
+  const samples = sampleDetails(config.SECURITY_CONTACT, operator);
+  if (samples.length === 0) return undefined;
+  return [
+    `BASE_URL=${config.BASE_URL} is a public site, but the imprint and security.txt still show sample details:`,
+    ...samples.map((line) => `  - ${line}`),
+    'Fill them in (docs/deploy.md, "Before the first deploy"), or set ALLOW_SAMPLE_DETAILS=true for a staging site.',
+  ].join('\n');
+}
+
+/** For entry points: print the refusal and exit 1. */
+export function productionGuardOrExit(config: GuardInput): void {
+  const problem = productionGuardProblem(config);
+  if (!problem) return;
+  console.error(problem);
+  process.exit(1);
+}
