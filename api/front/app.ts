@@ -52,7 +52,7 @@ export function createFrontHandler(options: FrontOptions): http.RequestListener 
         res.writeHead(301, ['Location', route.location + parsed.query, 'Content-Length', '0', ...SECURITY_HEADERS]);
         return void res.end();
       case 'page': {
-        const markdown = route.markdown && negotiatePage(req.headers.accept) === 'markdown';
+        const markdown = route.markdown && negotiatePage(req.headers.accept, route.primary) === 'markdown';
         return send(req, res, markdown ? route.markdown! : route.html, 200);
       }
       case 'file':

@@ -10,6 +10,7 @@ export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.
 
 export const HTML_TYPE = 'text/html; charset=utf-8';
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
+export const JSON_TYPE = 'application/json';
 /** For a file whose kind the front does not know: never guessed from its content (nosniff). */
 export const FALLBACK_TYPE = 'application/octet-stream';
 
@@ -18,7 +19,7 @@ const BY_EXTENSION: Record<string, string> = {
   md: MARKDOWN_TYPE,
   txt: 'text/plain; charset=utf-8',
   xml: 'application/xml',
-  json: 'application/json',
+  json: JSON_TYPE,
   css: 'text/css; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
   mjs: 'text/javascript; charset=utf-8',

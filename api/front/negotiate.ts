@@ -6,13 +6,19 @@ import Negotiator from 'negotiator';
 
 export type Variant = 'html' | 'markdown';
 export type Coding = 'br' | 'gzip' | 'identity';
+/** What a negotiable resource is besides Markdown: a page (HTML) or a document such as /openapi.json (JSON). */
+export type Primary = 'html' | 'json';
 
-/** HTML first: it is the default whenever the ranking leaves the choice open (the wildcards `text/*` and star-slash-star). */
-// With their charset, so a range such as `text/markdown;charset=utf-8` matches too.
-const MEDIA_TYPES = ['text/html;charset=utf-8', 'text/markdown;charset=utf-8'] as const;
-const VARIANT: Record<(typeof MEDIA_TYPES)[number], Variant> = {
-  'text/html;charset=utf-8': 'html',
-  'text/markdown;charset=utf-8': 'markdown',
+/**
+ * The offers per primary kind, the primary first: it is the default whenever the ranking leaves
+ * the choice open (the wildcards `text/*` and star-slash-star). With their charset, so a range
+ * such as `text/markdown;charset=utf-8` matches too. `text/x-markdown` is the pre-RFC 7763 name
+ * that some clients still send; it selects the same twin.
+ */
+const MARKDOWN_OFFERS = ['text/markdown;charset=utf-8', 'text/x-markdown;charset=utf-8'] as const;
+const OFFERS: Record<Primary, readonly string[]> = {
+  html: ['text/html;charset=utf-8', ...MARKDOWN_OFFERS],
+  json: ['application/json', ...MARKDOWN_OFFERS],
 };
 const CODINGS = ['br', 'gzip', 'identity'] as const;
 
@@ -24,11 +30,13 @@ const CODINGS = ['br', 'gzip', 'identity'] as const;
  * q=0 excludes the type (RFC 9110 §12.4.2), and when neither type is acceptable the front sends
  * HTML anyway rather than 406 (RFC 9110 §12.1 allows ignoring Accept).
  */
-export function negotiatePage(accept: string | undefined): Variant {
+export function negotiatePage(accept: string | undefined, primary: Primary = 'html'): Variant {
   if (accept === undefined) return 'html';
-  return memo(pageCache, accept, () => {
-    const best = new Negotiator({ headers: { accept } }).mediaType(MEDIA_TYPES) as keyof typeof VARIANT | undefined;
-    return best ? VARIANT[best] : 'html';
+  return memo(pageCache, `${primary}|${accept}`, () => {
+    const offers = OFFERS[primary];
+    const best = new Negotiator({ headers: { accept } }).mediaType(offers as string[]);
+    // 'html' stands for the primary representation, whatever its type.
+    return best && best !== offers[0] ? 'markdown' : 'html';
   });
 }
 

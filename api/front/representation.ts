@@ -29,7 +29,11 @@ const gzip = promisify(zlib.gzip);
 /** Below this size a compressed body saves less than its headers cost. */
 const MIN_COMPRESS_BYTES = 256;
 
-export async function represent(body: Buffer, meta: Described): Promise<Representation> {
+/**
+ * `extra`: headers of this representation beyond the shared ones (x-markdown-tokens,
+ * Content-Signal); sent with 200 and 404, not with 304 (RFC 9110 §15.4.5 lists what a 304 repeats).
+ */
+export async function represent(body: Buffer, meta: Described, extra: RawHeaders = []): Promise<Representation> {
   const hash = createHash('sha256').update(body).digest('base64url').slice(0, 27);
   const bodies: [Coding, Buffer][] = [['identity', body]];
   if (isCompressible(meta.contentType) && body.length >= MIN_COMPRESS_BYTES) {
@@ -56,7 +60,7 @@ export async function represent(body: Buffer, meta: Described): Promise<Represen
     encoded[coding] = {
       body: data,
       etag,
-      ok: okHeaders(meta, described, offered),
+      ok: [...okHeaders(meta, described, offered), ...extra],
       notModified: validatorHeaders(meta, described, offered),
     };
   }

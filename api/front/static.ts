@@ -6,11 +6,14 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DISCOVERY_PATHS, LANGS, PAGE_PATHS, canonicalOfTwin, twinPath } from '../contract/index.ts';
 import { CACHE_REVALIDATE, cacheControlFor, link, type Described } from './headers.ts';
-import { ALIASES, FALLBACK_TYPE, HTML_TYPE, MARKDOWN_TYPE, contentTypeOf } from './media-types.ts';
+import { agentHeaders, contentSignalOf } from './agent-headers.ts';
+import { ALIASES, FALLBACK_TYPE, HTML_TYPE, JSON_TYPE, MARKDOWN_TYPE, contentTypeOf } from './media-types.ts';
+import type { Primary } from './negotiate.ts';
 import { represent, type Representation } from './representation.ts';
 
 export type Route =
-  | { kind: 'page'; html: Representation; markdown?: Representation }
+  /** `html` is the primary representation (HTML, or JSON for a document such as /openapi.json). */
+  | { kind: 'page'; primary: Primary; html: Representation; markdown?: Representation }
   | { kind: 'file'; rep: Representation }
   | { kind: 'redirect'; location: string };
 
@@ -37,6 +40,9 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
   const pages = new Set([...files.keys()].filter((p) => p.endsWith('/index.html')).map((p) => p.slice(0, -'index.html'.length)));
   const homes = new Set<string>(Object.values(PAGE_PATHS.home));
   const catalogLink = link(`${baseUrl}${DISCOVERY_PATHS.apiCatalog}`, 'api-catalog');
+  // The operator's content-use preferences, as the build wrote them into robots.txt.
+  const signal = contentSignalOf(files.get(DISCOVERY_PATHS.robots)?.toString('utf8') ?? '');
+  const extraOf = (body: Buffer | undefined, type: string) => agentHeaders(body, type, signal);
   const routes = new Map<string, Route>();
   const pending: Promise<void>[] = [];
 
@@ -47,11 +53,11 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
     const htmlLinks = [...(twin ? [link(`${baseUrl}${twin}`, 'alternate', 'text/markdown')] : []), ...extra];
     pending.push(
       (async () => {
-        const html = await represent(files.get(`${dir}index.html`)!, described(dir, HTML_TYPE, htmlLinks, vary));
+        const html = await represent(files.get(`${dir}index.html`)!, described(dir, HTML_TYPE, htmlLinks, vary), extraOf(undefined, HTML_TYPE));
         const markdown = twin
-          ? await represent(files.get(twin)!, described(dir, MARKDOWN_TYPE, [link(`${baseUrl}${dir}`, 'canonical'), ...extra], vary))
+          ? await represent(files.get(twin)!, described(dir, MARKDOWN_TYPE, [link(`${baseUrl}${dir}`, 'canonical'), ...extra], vary), extraOf(files.get(twin), MARKDOWN_TYPE))
           : undefined;
-        routes.set(dir, { kind: 'page', html, markdown });
+        routes.set(dir, { kind: 'page', primary: 'html', html, markdown });
       })(),
     );
     routes.set(`${dir}index.html`, { kind: 'redirect', location: dir });
@@ -68,7 +74,19 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
       ...(canonical && (pages.has(canonical) || files.has(canonical)) ? [link(`${baseUrl}${canonical}`, 'canonical')] : []),
       ...(url === DISCOVERY_PATHS.apiCatalog ? [catalogLink] : []),
     ];
-    pending.push(represent(body, described(url, contentTypeOf(url) ?? FALLBACK_TYPE, links, [])).then((rep) => void routes.set(url, { kind: 'file', rep })));
+    const type = contentTypeOf(url) ?? FALLBACK_TYPE;
+    const twin = `${url}.md`;
+    if (type === JSON_TYPE && files.has(twin)) {
+      // A JSON document with a Markdown twin (/openapi.json): negotiable like a page.
+      pending.push(
+        Promise.all([
+          represent(body, described(url, type, [...links, link(`${baseUrl}${twin}`, 'alternate', 'text/markdown')], ['Accept'])),
+          represent(files.get(twin)!, described(url, MARKDOWN_TYPE, [link(`${baseUrl}${url}`, 'canonical')], ['Accept']), extraOf(files.get(twin), MARKDOWN_TYPE)),
+        ]).then(([json, markdown]) => void routes.set(url, { kind: 'page', primary: 'json', html: json, markdown })),
+      );
+      continue;
+    }
+    pending.push(represent(body, described(url, type, links, []), extraOf(body, type)).then((rep) => void routes.set(url, { kind: 'file', rep })));
   }
 
   const notFound = new Map<string, NotFound>();
@@ -76,7 +94,9 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
     const names = notFoundFiles(prefix);
     const both = files.has(names.html) && files.has(names.markdown);
     const page = (name: string, type: string) =>
-      files.has(name) ? represent(files.get(name)!, { ...described(name, type, [], both ? ['Accept'] : []), cacheControl: CACHE_REVALIDATE, validators: false }) : undefined;
+      files.has(name)
+        ? represent(files.get(name)!, { ...described(name, type, [], both ? ['Accept'] : []), cacheControl: CACHE_REVALIDATE, validators: false }, extraOf(files.get(name), type))
+        : undefined;
     pending.push(
       Promise.all([page(names.html, HTML_TYPE), page(names.markdown, MARKDOWN_TYPE)]).then(([html, markdown]) => {
         if (html || markdown) notFound.set(prefix, { html, markdown });
