@@ -3,6 +3,11 @@
  * honeypot -> unknown field, invalid enum value or wrong type (invalid_request) -> e-mail
  * (invalid_email) -> consent (consent_required). The contract schema WaitlistSignup decides;
  * this module only prepares the input and maps the schema's issues to the contract's codes.
+ *
+ * Contract part 2: "An unknown field is rejected with 400 invalid_request. It is never ignored."
+ * Both channels copy into a null-prototype object and check every name against the schema's own
+ * fields first, so `__proto__`, `constructor` or `prototype` can neither set a prototype (which a
+ * plain `{}` would do, hiding the name from the strict schema) nor slip through (issue 8, item 3).
  */
 import { DEFAULT_LANG, LANGS, WaitlistSignup, type Lang } from '../../contract/index.ts';
 import { normaliseEmail } from './email.ts';
@@ -20,16 +25,25 @@ export type SignupCheck =
 const OPTIONAL_CHOICES = ['role', 'building', 'source', 'lang'];
 /** A checked checkbox sends `on` (its default value); `true` is what a script would send. */
 const FORM_CONSENT = ['true', 'on'];
+const FIELDS: ReadonlySet<string> = new Set(Object.keys(WaitlistSignup.shape));
+
+/** The fields as sent, in an object without a prototype, and whether any name is not in the schema. */
+interface Candidate {
+  fields: Record<string, unknown>;
+  unknownName: boolean;
+}
 
 export function checkSignup(input: SignupInput): SignupCheck {
-  const candidate = input.channel === 'json' ? fromJson(input.value) : fromForm(input.fields);
-  if (!candidate) return { outcome: 'invalid', code: 'invalid_request' };
+  const read = input.channel === 'json' ? fromJson(input.value) : fromForm(input.fields);
+  if (!read) return { outcome: 'invalid', code: 'invalid_request' };
+  const candidate = read.fields;
 
   // Contract part 2: a non-empty honeypot ends the request silently, before any other check.
   if ('website' in candidate && candidate.website !== '') {
     const lang = (LANGS as readonly unknown[]).includes(candidate.lang) ? (candidate.lang as Lang) : DEFAULT_LANG;
     return { outcome: 'discard', lang };
   }
+  if (read.unknownName) return { outcome: 'invalid', code: 'invalid_request' };
   if (typeof candidate.email === 'string') candidate.email = normaliseEmail(candidate.email);
 
   const result = WaitlistSignup.safeParse(candidate);
@@ -46,16 +60,27 @@ export function checkSignup(input: SignupInput): SignupCheck {
   return { outcome: 'invalid', code: emailBad ? 'invalid_email' : consentBad ? 'consent_required' : 'invalid_request' };
 }
 
-function fromJson(value: unknown): Record<string, unknown> | undefined {
+function fromJson(value: unknown): Candidate | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  return { ...(value as Record<string, unknown>) };
+  // JSON.parse makes `"__proto__"` an own property, so Object.entries sees every name sent.
+  return collect(Object.entries(value));
 }
 
-function fromForm(fields: ReadonlyMap<string, string>): Record<string, unknown> {
-  const candidate: Record<string, unknown> = {};
+function fromForm(fields: ReadonlyMap<string, string>): Candidate {
+  const entries: [string, unknown][] = [];
   for (const [name, value] of fields) {
     if (OPTIONAL_CHOICES.includes(name) && value === '') continue;
-    candidate[name] = name === 'consent' && FORM_CONSENT.includes(value) ? true : value;
+    entries.push([name, name === 'consent' && FORM_CONSENT.includes(value) ? true : value]);
   }
-  return candidate;
+  return collect(entries);
+}
+
+function collect(entries: Iterable<[string, unknown]>): Candidate {
+  const fields: Record<string, unknown> = Object.create(null);
+  let unknownName = false;
+  for (const [name, value] of entries) {
+    if (FIELDS.has(name)) fields[name] = value;
+    else unknownName = true;
+  }
+  return { fields, unknownName };
 }
