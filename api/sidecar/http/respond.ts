@@ -1,13 +1,18 @@
-/** Response builders: every API body is compact JSON with `Content-Type: application/json`. */
+/**
+ * Response builders: every API body is compact JSON with `Content-Type: application/json`, and
+ * every answer says `X-Content-Type-Options: nosniff` (issue 8, item 9), so a browser never
+ * sniffs an API answer (a body, an error, a 303) into something it would render.
+ */
+const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const;
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', ...NOSNIFF, ...headers },
   });
 }
 
 /** Contract part 8: the 303 shows only a Location header (the API headers are added later). */
 export function seeOther(location: string): Response {
-  return new Response(null, { status: 303, headers: { location } });
+  return new Response(null, { status: 303, headers: { location, ...NOSNIFF } });
 }
