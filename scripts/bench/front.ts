@@ -14,13 +14,13 @@ import { configOrExit } from '../../api/config.ts';
 import { PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts';
 import { buildSite, staleReason } from '../../api/front/site-build.ts';
 import { benchEnv, probeBench } from './probe.ts';
+import { during, numberOption, phase } from './progress.ts';
 import { cpuSeconds, nginx, nodeServer, type Running } from './servers.ts';
 import { table } from './table.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
-const duration = arg('duration', 5);
-const rounds = arg('rounds', 3);
+const duration = numberOption('duration', 5);
+const rounds = numberOption('rounds', 3);
 const CONNECTIONS = 32;
 const PATHS = [PAGE_PATHS.home.en, THANKS_PATHS.en, twinPath(THANKS_PATHS.en)];
 const config = configOrExit();
@@ -28,8 +28,7 @@ const dist = path.resolve(root, config.DIST_DIR);
 
 const reason = await staleReason(root, config);
 if (reason) {
-  console.error(`building the site: ${reason}`);
-  await buildSite(root, config, process.env);
+  await during(`building the site: ${reason}`, buildSite(root, config, process.env));
 }
 
 const tmp = await mkdtemp(path.join(tmpdir(), 'bench-front-'));
@@ -51,6 +50,7 @@ const env: NodeJS.ProcessEnv = { ...benchEnv(), DATA_DIR: path.join(tmp, 'data')
 
 try {
   // Static files only here: no sidecar is needed (the probe below starts its own).
+  phase('starting the front, nginx and the naive server');
   const apiUrl = new URL(`http://${config.SIDECAR_HOST}:${config.SIDECAR_PORT}`);
   const front = await nodeServer('front', path.join(root, 'api/front/main.ts'), [], { ...env, PORT: '0', HOST: '127.0.0.1', SIDECAR_HOST: apiUrl.hostname, SIDECAR_PORT: apiUrl.port });
   running.push(front);
@@ -64,7 +64,9 @@ try {
   const rows: string[][] = [];
   for (const target of PATHS) {
     const results = new Map<string, Measured>();
-    for (const server of servers) results.set(server.name, await load(server.url + target, CONNECTIONS, [server.pid]));
+    for (const server of servers) {
+      results.set(server.name, await during(`static ${target} on ${server.name}: 1 s warm-up + ${duration} s`, load(server.url + target, CONNECTIONS, [server.pid])));
+    }
     const ours = results.get('front')!;
     for (const server of servers) {
       const r = results.get(server.name)!;

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { API_PATHS } from '../../api/contract/index.ts';
 import { measure, median, type Measured } from './latency.ts';
+import { during, numberOption, phase } from './progress.ts';
 import { nginx, nodeServer, sidecar, type Running } from './servers.ts';
 import { table } from './table.ts';
 
@@ -40,6 +41,7 @@ export async function probeBench({ duration, rounds, env }: ProbeOptions): Promi
   const tmp = await mkdtemp(path.join(tmpdir(), 'bench-probe-'));
   const running: Running[] = [];
   try {
+    phase('status probe: starting the sidecar, the front, the node:http floor and nginx');
     const api = await sidecar(path.join(ROOT, 'api/sidecar/main.ts'), { ...env, DATA_DIR: path.join(tmp, 'data'), SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0' });
     running.push(api);
     const at = new URL(api.url);
@@ -60,7 +62,8 @@ export async function probeBench({ duration, rounds, env }: ProbeOptions): Promi
       for (let round = 0; round < rounds; round++) {
         // Alternate the order, so that no route always runs right after the same neighbour.
         for (const route of round % 2 ? [...routes].reverse() : routes) {
-          runs.get(route.name)!.push(await measure(route.url + API_PATHS.status, connections, duration, route.pids));
+          const label = `status probe, ${connections} conn., round ${round + 1}/${rounds}: ${route.name}, 1 s warm-up + ${duration} s`;
+          runs.get(route.name)!.push(await during(label, measure(route.url + API_PATHS.status, connections, duration, route.pids)));
         }
       }
       const direct = median(runs.get(routes[0].name)!);
@@ -90,8 +93,7 @@ function signed(percent: number): string {
 }
 
 if (import.meta.main) {
-  const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
-  await probeBench({ duration: arg('duration', 5), rounds: arg('rounds', 3), env: benchEnv() });
+  await probeBench({ duration: numberOption('duration', 5), rounds: numberOption('rounds', 3), env: benchEnv() });
 }
 
 /** Quiet servers, and limits high enough that the comparison measures proxying, not 429s. */

@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import autocannon, { type Result } from 'autocannon';
+import { benchOptions, during, numberOption } from './progress.ts';
 import { toNodeHandler } from 'h3';
 import { loadConfig } from '../../api/config.ts';
 import { API_PATHS } from '../../api/contract/index.ts';
@@ -38,10 +39,10 @@ import { storeCodec } from '../../api/sidecar/store/store-file.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/waitlist-store.ts';
 
 const CONNECTIONS = 32;
-const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=').slice(1).join('=');
+const arg = (name: string) => benchOptions()[name];
 /** Store sizes to measure; `--sizes=1000,100000,1000000` to look further. */
 const SIZES = (arg('sizes') ?? '1000,100000').split(',').map(Number);
-const duration = Number(arg('duration') ?? 10);
+const duration = numberOption('duration', 10);
 
 interface ServerStats {
   /** CPU time (user + system) of the sidecar so far: robust where wall-clock numbers are not. */
@@ -103,8 +104,8 @@ async function main(): Promise<void> {
   const front = arg('front');
   const direct = arg('sidecar');
   if (front && direct) {
-    const viaSidecar = await probe(direct);
-    const viaFront = await probe(front);
+    const viaSidecar = await during(`status probe straight to ${direct}`, probe(direct));
+    const viaFront = await during(`status probe through ${front}`, probe(front));
     const added = (viaFront.latency.average / viaSidecar.latency.average - 1) * 100;
     console.log(`\nStatus probe, ${duration} s each: straight ${viaSidecar.requests.average.toFixed(0)} req/s, p50 ${viaSidecar.latency.p50} ms, p99 ${viaSidecar.latency.p99} ms; ` +
       `through the front ${viaFront.requests.average.toFixed(0)} req/s, p50 ${viaFront.latency.p50} ms, p99 ${viaFront.latency.p99} ms; ` +
@@ -118,15 +119,15 @@ async function benchSize(size: number): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), `bench-sidecar-${size}-`));
   let child: ChildProcess | undefined;
   try {
-    await seed(dir, size);
+    await during(`sign-ups at ${size.toLocaleString('en')} records: writing the store file`, seed(dir, size));
     const fileMb = (await stat(join(dir, STORE_FILE_NAME))).size / 2 ** 20;
     child = fork(import.meta.filename, ['--serve', dir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const ready = await nextMessage<{ url: string; openMs: number }>(child, 'ready');
-    await signUps(ready.url, `warm${size}`, 1);
+    const ready = await during(`sign-ups at ${size.toLocaleString('en')} records: starting the sidecar`, nextMessage<{ url: string; openMs: number }>(child, 'ready'));
+    await during(`sign-ups at ${size.toLocaleString('en')} records: 1 s warm-up`, signUps(ready.url, `warm${size}`, 1));
     const before = await ask(child, 'reset');
-    const load = await signUps(ready.url, `run${size}`, duration);
-    const during = await ask(child, 'stats');
-    const status = await probe(`${ready.url}`);
+    const load = await during(`sign-ups at ${size.toLocaleString('en')} records: ${CONNECTIONS} clients for ${duration} s`, signUps(ready.url, `run${size}`, duration));
+    const loaded = await ask(child, 'stats');
+    const status = await during(`status probe at ${size.toLocaleString('en')} records`, probe(`${ready.url}`));
     const stats = await ask(child, 'stats');
     const answered = load.ok + load.failed;
     child.send('stop');
@@ -140,13 +141,13 @@ async function benchSize(size: number): Promise<string[]> {
       load.p99.toFixed(1),
       load.max.toFixed(1),
       String(load.failed),
-      String(during.commits - before.commits),
-      ((during.cpuMs - before.cpuMs) / answered).toFixed(2),
-      during.maxStallMs.toFixed(1),
+      String(loaded.commits - before.commits),
+      ((loaded.cpuMs - before.cpuMs) / answered).toFixed(2),
+      loaded.maxStallMs.toFixed(1),
       status.requests.average.toFixed(0),
       String(status.latency.p50),
       String(status.latency.p99),
-      (((stats.cpuMs - during.cpuMs) * 1000) / status.requests.total).toFixed(0),
+      (((stats.cpuMs - loaded.cpuMs) * 1000) / status.requests.total).toFixed(0),
       stats.rssMb.toFixed(0),
     ];
   } finally {

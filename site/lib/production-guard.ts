@@ -21,8 +21,11 @@ export function isSample(value: string): boolean {
   return SAMPLE_MARKERS.some((marker) => marker.test(value));
 }
 
+type OperatorKey = 'name' | 'street' | 'city' | 'register' | 'vatId' | 'representative' | 'email' | 'privacyEmail';
+type Operator = Readonly<Record<OperatorKey, string>>;
+
 /** The operator's details: where they are written and what the imprint calls them. */
-const OPERATOR_FIELDS: ReadonlyArray<{ key: keyof typeof BRAND.operator; what: string }> = [
+const OPERATOR_FIELDS: ReadonlyArray<{ key: OperatorKey; what: string }> = [
   { key: 'name', what: 'company name' },
   { key: 'street', what: 'street address' },
   { key: 'city', what: 'postcode and city' },
@@ -38,8 +41,6 @@ export interface GuardInput {
   SECURITY_CONTACT: string;
   ALLOW_SAMPLE_DETAILS: boolean;
 }
-
-type Operator = Readonly<Record<(typeof OPERATOR_FIELDS)[number]['key'], string>>;
 
 /** Every sample value still in place, one line each; empty when nothing is left to fill in. */
 export function sampleDetails(securityContact: string, operator: Operator = BRAND.operator): string[] {

@@ -1,0 +1,49 @@
+/**
+ * `npm run bench [-- --duration=N --rounds=N --sizes=a,b …]`: runs every benchmark below, one
+ * after the other, each with the same arguments, and says which one starts and how long each took.
+ * One failing benchmark does not stop the others; the exit code is 1 if any failed.
+ *
+ * To add a benchmark, append its file (in this folder) to BENCHES. It receives all arguments and
+ * ignores those it does not use (scripts/bench/progress.ts has the shared parser), and prints a line
+ * when each phase starts (progress.ts: phase, during).
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+export const BENCHES: readonly string[] = [
+  'front.ts', // static files: front vs nginx vs naive; the status probe through proxies
+  'sidecar.ts', // sign-ups on the JSON store at 1,000 and 100,000 records
+];
+
+function run(file: string, args: string[]): Promise<number> {
+  const child = spawn(process.execPath, [file, ...args], { stdio: 'inherit' });
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1))));
+}
+
+/** Runs each file with `args`; resolves with the exit code of the whole run. */
+export async function runAll(files: readonly string[], args: string[], log = (line: string) => console.error(line)): Promise<number> {
+  const failed: string[] = [];
+  const started = performance.now();
+  // Ctrl-C reaches every process of the group: let the running benchmark stop its servers, then stop.
+  let interrupted = false;
+  const onInterrupt = () => (interrupted = true);
+  process.on('SIGINT', onInterrupt);
+  for (const [index, file] of files.entries()) {
+    if (interrupted) break;
+    const since = performance.now();
+    const name = path.relative(process.cwd(), file);
+    log(`\n[bench ${index + 1}/${files.length}] ${name} ${args.join(' ')}`.trimEnd());
+    const code = await run(file, args);
+    const seconds = ((performance.now() - since) / 1000).toFixed(0);
+    log(`[bench ${index + 1}/${files.length}] ${name}: ${code === 0 ? 'done' : `FAILED (exit ${code})`} in ${seconds} s`);
+    if (code !== 0) failed.push(name);
+  }
+  process.off('SIGINT', onInterrupt);
+  const total = ((performance.now() - started) / 1000).toFixed(0);
+  log(`\n[bench] ${files.length - failed.length} of ${files.length} benchmarks finished in ${total} s${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
+  return interrupted ? 130 : failed.length ? 1 : 0;
+}
+
+if (import.meta.main) {
+  process.exit(await runAll(BENCHES.map((file) => path.join(import.meta.dirname, file)), process.argv.slice(2)));
+}
