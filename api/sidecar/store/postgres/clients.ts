@@ -1,0 +1,55 @@
+/**
+ * The production OAuth clients in PostgreSQL (table oauth_clients): `npm run clients` writes them,
+ * and every instance looks the client up on each token request, so a created or deleted client
+ * counts on every instance at its next request. The lookup is one primary-key read, small next to
+ * the scrypt run of every authentication; an unknown id still costs that scrypt run (domain/clients.ts).
+ */
+import type pg from 'pg';
+import { authenticateAgainst, ClientRecord, type AuthenticatedClient, type ClientDirectory } from '../../domain/clients.ts';
+
+interface Row {
+  id: string;
+  name: string;
+  created_at: Date;
+  scopes: string[];
+  secret_hash: string;
+}
+
+function recordFromRow(row: Row): ClientRecord {
+  return ClientRecord.parse({ id: row.id, name: row.name, createdAt: row.created_at.toISOString(), scopes: row.scopes, secretHash: row.secret_hash });
+}
+
+const COLUMNS = 'id, name, created_at, scopes, secret_hash';
+
+export class PostgresClients implements ClientDirectory {
+  readonly #db: pg.Pool | pg.PoolClient;
+
+  constructor(db: pg.Pool | pg.PoolClient) {
+    this.#db = db;
+  }
+
+  async authenticate(id: string, secret: string): Promise<AuthenticatedClient | undefined> {
+    const { rows } = await this.#db.query<Row>(`SELECT ${COLUMNS} FROM oauth_clients WHERE id = $1`, [id]);
+    return authenticateAgainst(rows.map(recordFromRow), id, secret);
+  }
+
+  async list(): Promise<ClientRecord[]> {
+    const { rows } = await this.#db.query<Row>(`SELECT ${COLUMNS} FROM oauth_clients ORDER BY created_at, id`);
+    return rows.map(recordFromRow);
+  }
+
+  /** Adds a client; an existing id is left as it is (the migration may run twice). True if added. */
+  async create(record: ClientRecord): Promise<boolean> {
+    const { rowCount } = await this.#db.query(
+      'INSERT INTO oauth_clients (id, name, created_at, scopes, secret_hash) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING',
+      [record.id, record.name, record.createdAt, record.scopes, record.secretHash],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** True if there was such a client. */
+  async delete(id: string): Promise<boolean> {
+    const { rowCount } = await this.#db.query('DELETE FROM oauth_clients WHERE id = $1', [id]);
+    return (rowCount ?? 0) > 0;
+  }
+}

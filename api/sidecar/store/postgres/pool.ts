@@ -1,0 +1,42 @@
+/**
+ * The connection pool of the PostgreSQL backend (node-postgres). Loaded only through the dynamic
+ * import in store/backend.ts, so `pg` is never loaded without DATABASE_URL. An unreachable or
+ * refusing server at start is a StartupError: one paragraph saying what failed, where, and what to
+ * check, with the password left out.
+ */
+import pg from 'pg';
+import { StartupError } from '../errors.ts';
+
+/** Enough for 32 concurrent sign-ups on a 2-core machine; more connections only queue in the server. */
+export const POOL_SIZE = 10;
+
+/** The URL without its password, for messages and the start-up log line. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
+export async function openPool(url: string, options: { max?: number } = {}): Promise<pg.Pool> {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? POOL_SIZE, connectionTimeoutMillis: 10_000 });
+  // An idle client whose server went away emits 'error' on the pool; without a listener that
+  // would end the process. The next query gets a fresh connection or fails with a 500.
+  pool.on('error', () => {});
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    const why = error instanceof Error ? error.message : String(error);
+    throw new StartupError(
+      `The PostgreSQL database at ${redactUrl(url)} (DATABASE_URL) cannot be reached: ${why}. ` +
+        'Check that the server is running and listens on that host and port, that the database exists, ' +
+        'and that the user and password are right; or unset DATABASE_URL to use the JSON store in DATA_DIR.',
+    );
+  }
+  return pool;
+}

@@ -1,0 +1,74 @@
+/**
+ * The PostgreSQL schema, created and upgraded at start (docs/api.md, "PostgreSQL schema").
+ * Migrations are applied in one transaction under a transaction-level advisory lock, so several
+ * instances starting at the same time apply each migration exactly once: the others wait for the
+ * lock and then find the version already there. `schema_version` holds one row per applied step.
+ */
+import type pg from 'pg';
+import { StartupError } from '../errors.ts';
+
+/** Arbitrary but fixed: the advisory lock key of schema changes ("WAIT" in ASCII). */
+export const SCHEMA_LOCK_KEY = 0x57414954;
+
+/** Each entry upgrades version i to i + 1. Never edit an applied step: append a new one. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE waitlist (
+     email text PRIMARY KEY,              -- normalised: lower-cased, IDN domain in ASCII (domain/email.ts)
+     created_at timestamptz NOT NULL,      -- first sign-up; never changes
+     consent_at timestamptz NOT NULL,      -- latest consent
+     updated_at timestamptz NOT NULL,
+     lang text NOT NULL,
+     role text,
+     building text,
+     source text,
+     consent_form text NOT NULL,           -- evidence of the latest consent (domain/consent.ts)
+     consent_channel text NOT NULL,
+     consent_lang text NOT NULL,
+     consent_text_version text NOT NULL
+   );
+   CREATE TABLE oauth_clients (
+     id text PRIMARY KEY,
+     name text NOT NULL,
+     created_at timestamptz NOT NULL,
+     scopes text[] NOT NULL,
+     secret_hash text NOT NULL             -- scrypt$N$r$p$salt$hash; the secret itself is never stored
+   );
+   CREATE TABLE token_keys (
+     environment text PRIMARY KEY,         -- production | sandbox
+     key bytea NOT NULL CHECK (length(key) >= 32),
+     created_at timestamptz NOT NULL DEFAULT now()
+   );`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the database to SCHEMA_VERSION; returns the version it found. */
+export async function migrateSchema(pool: pg.Pool): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_version');
+    const found = rows[0]?.version ?? 0;
+    if (found > SCHEMA_VERSION) {
+      throw new StartupError(
+        `The database's schema is version ${found}, newer than this program's ${SCHEMA_VERSION}: ` +
+          'it was upgraded by a newer release. Run that release, or restore a backup taken before the upgrade.',
+      );
+    }
+    for (let version = found; version < SCHEMA_VERSION; version += 1) {
+      await client.query(MIGRATIONS[version]);
+      await client.query('INSERT INTO schema_version (version) VALUES ($1)', [version + 1]);
+    }
+    await client.query('COMMIT');
+    return found;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

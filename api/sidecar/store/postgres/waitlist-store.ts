@@ -1,0 +1,169 @@
+/**
+ * The waitlist in PostgreSQL (issue 11). A sign-up is ONE `INSERT … ON CONFLICT (email) DO UPDATE`
+ * that merges exactly as domain/record.ts mergeSignup does, so concurrent sign-ups of one address on
+ * any number of instances end in one row (the row lock serialises them). A promise resolves after
+ * COMMIT, which with the server's default synchronous_commit=on is durable.
+ */
+import type pg from 'pg';
+import { DEFAULT_LANG, type WaitlistSignup, type WaitlistStats } from '../../../contract/index.ts';
+import { consentEvidence, type Channel } from '../../domain/consent.ts';
+import type { WaitlistRecord } from '../../domain/record.ts';
+import type { ExportFilter, WaitlistStore } from '../waitlist-store.ts';
+import { StatsCache } from './stats-cache.ts';
+
+/** Merge rules of mergeSignup: new answers win, absent ones keep the old, created_at stays, the
+ * consent time and evidence are this sign-up's. $3 (the sign-up's lang) is NULL when it named none;
+ * a new row then takes $9, the consent language (the sign-up's or DEFAULT_LANG). */
+const UPSERT_SQL = `
+INSERT INTO waitlist AS w (email, created_at, consent_at, updated_at, lang, role, building, source,
+                           consent_form, consent_channel, consent_lang, consent_text_version)
+VALUES ($1, $2, $2, $2, $9, $4, $5, $6, $7, $8, $9, $10)
+ON CONFLICT (email) DO UPDATE SET
+  consent_at = EXCLUDED.consent_at,
+  updated_at = EXCLUDED.updated_at,
+  lang = coalesce($3::text, w.lang),
+  role = coalesce(EXCLUDED.role, w.role),
+  building = coalesce(EXCLUDED.building, w.building),
+  source = coalesce(EXCLUDED.source, w.source),
+  consent_form = EXCLUDED.consent_form,
+  consent_channel = EXCLUDED.consent_channel,
+  consent_lang = EXCLUDED.consent_lang,
+  consent_text_version = EXCLUDED.consent_text_version`;
+
+const COLUMNS = 'email, created_at, consent_at, updated_at, lang, role, building, source, consent_form, consent_channel, consent_lang, consent_text_version';
+/** Rows fetched per round trip of an export. */
+const EXPORT_BATCH = 1000;
+
+interface Row {
+  email: string;
+  created_at: Date;
+  consent_at: Date;
+  updated_at: Date;
+  lang: string;
+  role: string | null;
+  building: string | null;
+  source: string | null;
+  consent_form: string;
+  consent_channel: string;
+  consent_lang: string;
+  consent_text_version: string;
+}
+
+/** A row as the record the JSON store keeps, with the same key order (an export is identical). */
+export function recordFromRow(row: Row): WaitlistRecord {
+  const record = {
+    email: row.email,
+    createdAt: row.created_at.toISOString(),
+    consentAt: row.consent_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    lang: row.lang,
+    consent: { form: row.consent_form, channel: row.consent_channel, lang: row.consent_lang, textVersion: row.consent_text_version },
+  } as WaitlistRecord;
+  if (row.role !== null) record.role = row.role as WaitlistRecord['role'];
+  if (row.building !== null) record.building = row.building as WaitlistRecord['building'];
+  if (row.source !== null) record.source = row.source as WaitlistRecord['source'];
+  return record;
+}
+
+export class PostgresWaitlistStore implements WaitlistStore {
+  readonly #pool: pg.Pool;
+  readonly #stats: StatsCache;
+  #closed = false;
+
+  constructor(pool: pg.Pool, options: { statsCacheMs?: number } = {}) {
+    this.#pool = pool;
+    this.#stats = new StatsCache(pool, options.statsCacheMs);
+  }
+
+  async upsert(signup: WaitlistSignup, channel: Channel, at: string): Promise<void> {
+    this.#open();
+    const consent = consentEvidence(signup.source, channel, signup.lang ?? DEFAULT_LANG);
+    this.#stats.invalidate();
+    await this.#pool.query(UPSERT_SQL, [
+      signup.email,
+      at,
+      signup.lang ?? null,
+      signup.role ?? null,
+      signup.building ?? null,
+      signup.source ?? null,
+      consent.form,
+      consent.channel,
+      consent.lang,
+      consent.textVersion,
+    ]);
+    // A second invalidation: a stats query started while this upsert ran may not include it.
+    this.#stats.invalidate();
+  }
+
+  /** One round trip that changes nothing: a discarded (honeypot) sign-up takes as long as a stored one. */
+  async sync(): Promise<void> {
+    this.#open();
+    await this.#pool.query('SELECT 1');
+  }
+
+  stats(now: number): Promise<WaitlistStats> {
+    this.#open();
+    return this.#stats.get(now);
+  }
+
+  async count(): Promise<number> {
+    this.#open();
+    const { rows } = await this.#pool.query<{ n: string }>('SELECT count(*) AS n FROM waitlist');
+    return Number(rows[0].n);
+  }
+
+  async show(email: string): Promise<WaitlistRecord | undefined> {
+    this.#open();
+    const { rows } = await this.#pool.query<Row>(`SELECT ${COLUMNS} FROM waitlist WHERE email = $1`, [email]);
+    return rows[0] ? recordFromRow(rows[0]) : undefined;
+  }
+
+  /** GDPR Art. 17: resolves with whether there was a record, after the COMMIT that removed it. */
+  async erase(email: string): Promise<boolean> {
+    this.#open();
+    this.#stats.invalidate();
+    const { rowCount } = await this.#pool.query('DELETE FROM waitlist WHERE email = $1', [email]);
+    this.#stats.invalidate();
+    return (rowCount ?? 0) > 0;
+  }
+
+  /**
+   * The records in first-sign-up order, read through a server-side cursor in one read-only
+   * snapshot (REPEATABLE READ), EXPORT_BATCH rows per round trip: memory stays flat at any size.
+   */
+  async *export(filter: ExportFilter = {}): AsyncIterable<WaitlistRecord> {
+    this.#open();
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.lang) where.push(`lang = $${params.push(filter.lang)}`);
+    if (filter.since) where.push(`created_at >= $${params.push(filter.since)}`);
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await client.query(
+        `DECLARE export_cursor NO SCROLL CURSOR FOR SELECT ${COLUMNS} FROM waitlist` +
+          `${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, email`,
+        params,
+      );
+      for (;;) {
+        const { rows } = await client.query<Row>(`FETCH ${EXPORT_BATCH} FROM export_cursor`);
+        for (const row of rows) yield recordFromRow(row);
+        if (rows.length < EXPORT_BATCH) break;
+      }
+      await client.query('COMMIT');
+    } finally {
+      // Also reached when the consumer stops early: the transaction (and its cursor) ends here.
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+    }
+  }
+
+  /** The pool belongs to the backend, which ends it; afterwards the store takes no more calls. */
+  async close(): Promise<void> {
+    this.#closed = true;
+  }
+
+  #open(): void {
+    if (this.#closed) throw new Error('store is closed');
+  }
+}
