@@ -1,10 +1,10 @@
 /**
  * The header fields the front passes on, each way. RFC 9110 §7.6.1: connection-specific fields
  * stay on their own hop. The client's own claims about forwarding are replaced by the front's
- * (X-Forwarded-For: see client-address.ts).
+ * (X-Forwarded-For: see api/net/client-address.ts).
  */
 import type http from 'node:http';
-import { clientAddress, type Trusted } from './client-address.ts';
+import { clientAddress, type Trusted } from '../net/client-address.ts';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
 /**
@@ -23,16 +23,21 @@ export function forwardHeaders(req: http.IncomingMessage, trusted: Trusted): str
     if (NOT_FORWARDED.has(name) || named?.has(name)) continue;
     out.push(raw[i], raw[i + 1]);
   }
-  const peer = req.socket.remoteAddress ?? '';
-  const forwardedFor = req.headers['x-forwarded-for'];
-  const client = clientAddress(peer, Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor, trusted);
-  const viaTrusted = trusted(peer);
+  const client = requestClient(req, trusted);
+  const viaTrusted = trusted(req.socket.remoteAddress ?? '');
   const claimed = (name: string) => (viaTrusted ? lastValue(req.headers[name]) : undefined);
-  out.push('X-Forwarded-For', client);
+  if (client) out.push('X-Forwarded-For', client);
   out.push('X-Forwarded-Proto', claimed('x-forwarded-proto') ?? 'http');
   const host = claimed('x-forwarded-host') ?? req.headers.host;
   if (host) out.push('X-Forwarded-Host', host);
   return out;
+}
+
+/** The client's address as the front tells the sidecar (a socket already gone has no peer). */
+export function requestClient(req: http.IncomingMessage, trusted: Trusted): string | undefined {
+  const forwardedFor = req.headers['x-forwarded-for'];
+  // '' rather than undefined: a front connection always has a peer, and "no peer" is not trusted.
+  return clientAddress(req.socket.remoteAddress ?? '', Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor, trusted);
 }
 
 /** The sidecar's fields for the client, as a flat [name, value, …] list. */

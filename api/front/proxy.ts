@@ -12,7 +12,7 @@ import { PassThrough } from 'node:stream';
 import { Pool, type Dispatcher } from 'undici';
 import { API_VERSION, ERROR_MESSAGES, ERROR_STATUS } from '../contract/index.ts';
 import { forwardHeaders, responseHeaders } from './forward-headers.ts';
-import type { Trusted } from './client-address.ts';
+import type { Trusted } from '../net/client-address.ts';
 
 export interface Upstream {
   host: string;

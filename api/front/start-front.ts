@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config.ts';
 import { createFrontHandler } from './app.ts';
-import { trustedProxies } from './client-address.ts';
+import { trustedProxies } from '../net/client-address.ts';
 import { createProxy, type Upstream } from './proxy.ts';
 import { listen, type Listening } from './server.ts';
 import { loadSite } from './static.ts';

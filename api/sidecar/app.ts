@@ -6,7 +6,7 @@ import { H3 } from 'h3';
 import { environmentUrls } from '../contract/index.ts';
 import type { AppDeps } from './deps.ts';
 import { apiLayer } from './http/api-layer.ts';
-import { trustedProxies } from './http/client-address.ts';
+import { trustedProxies } from '../net/client-address.ts';
 import { ApiError } from './http/errors.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { mountTable, type Mount } from './mount.ts';
@@ -26,7 +26,7 @@ export function createApp(deps: AppDeps): H3 {
     windowSeconds: deps.config.RATE_LIMIT_WINDOW_SECONDS,
     maxKeys: deps.config.RATE_LIMIT_MAX_CLIENTS,
   });
-  app.use(apiLayer({ ...deps, limiter, trust: trustedProxies(deps.config.TRUST_PROXY), mounts }));
+  app.use(apiLayer({ ...deps, limiter, trust: trustedProxies(deps.config.TRUST_PROXY, { peerless: true }), mounts }));
 
   for (const { mount, ctx } of mounts.values()) {
     for (const method of mount.route.methods) app.on(method, mount.path, (event) => mount.module.handle(event, ctx));

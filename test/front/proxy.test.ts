@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { API_VERSION, ERROR_MESSAGES } from '../../api/contract/index.ts';
-import { trustedProxies } from '../../api/front/client-address.ts';
+import { trustedProxies } from '../../api/net/client-address.ts';
 import { createProxy, type Upstream } from '../../api/front/proxy.ts';
 import { listen, type Listening } from '../../api/front/server.ts';
 import { raw } from './client.ts';

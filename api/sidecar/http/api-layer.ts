@@ -9,7 +9,7 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../deps.ts';
 import type { Mount } from '../mount.ts';
 import type { RouteContext } from '../routes/route-module.ts';
-import { addressBucket, resolveClientAddress, type TrustCheck } from './client-address.ts';
+import { addressBucket, clientAddress as resolveClientAddress, type Trusted as TrustCheck } from '../../net/client-address.ts';
 import { ApiError, errorResponse } from './errors.ts';
 import { errorDetail, requestLine, type Logger } from './log.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit.ts';
