@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { configOrExit } from '../api/config.ts';
 import { SCOPES } from '../api/contract/index.ts';
 import { hashSecret, newClientId, newClientSecret, type ClientRecord } from '../api/sidecar/domain/clients.ts';
-import { clientsPath, readClients, writeClients } from '../api/sidecar/store/clients-file.ts';
+import { clientsPath, readClients, writeClients } from '../api/sidecar/store/json/clients-file.ts';
 import { StartupError } from '../api/sidecar/store/errors.ts';
 import { acquireLock } from '../api/sidecar/store/lock.ts';
 

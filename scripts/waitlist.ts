@@ -19,8 +19,8 @@ import { normaliseEmail } from '../api/sidecar/domain/email.ts';
 import { EXPORT_FORMATS, exportHeader, exportLine, type ExportFormat } from '../api/sidecar/domain/record-export.ts';
 import { StartupError } from '../api/sidecar/store/errors.ts';
 import { LockHeldError, acquireLock, dataDirLockPath } from '../api/sidecar/store/lock.ts';
-import { JsonWaitlistStore, STORE_FILE_NAME, readCommittedRecords } from '../api/sidecar/store/waitlist-store.ts';
-import type { RecordTable } from '../api/sidecar/store/record-table.ts';
+import { JsonWaitlistStore, STORE_FILE_NAME, readCommittedRecords } from '../api/sidecar/store/json/waitlist-store.ts';
+import type { RecordTable } from '../api/sidecar/store/json/record-table.ts';
 
 const USAGE = `usage: npm run waitlist -- export [--format=${EXPORT_FORMATS.join('|')}] | count | erase <address>`;
 const EXIT_NOT_FOUND = 3;

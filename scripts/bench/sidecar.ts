@@ -32,11 +32,11 @@ import { systemClock } from '../../api/sidecar/deps.ts';
 import { CONSENT_TEXT_VERSION } from '../../api/sidecar/domain/consent.ts';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { silentLogger } from '../../api/sidecar/http/log.ts';
-import { FileClientDirectory, clientsPath } from '../../api/sidecar/store/clients-file.ts';
+import { FileClientDirectory, clientsPath } from '../../api/sidecar/store/json/clients-file.ts';
 import { replaceFileDurably } from '../../api/sidecar/store/durable-file.ts';
-import { RecordTable } from '../../api/sidecar/store/record-table.ts';
-import { storeCodec } from '../../api/sidecar/store/store-file.ts';
-import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/waitlist-store.ts';
+import { RecordTable } from '../../api/sidecar/store/json/record-table.ts';
+import { storeCodec } from '../../api/sidecar/store/json/store-file.ts';
+import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
 
 const CONNECTIONS = 32;
 const arg = (name: string) => benchOptions()[name];

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempPathOf } from '../../api/sidecar/store/durable-file.ts';
-import { readSnapshot, replaceRecycling, sparePathOf } from '../../api/sidecar/store/recycled-file.ts';
-import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/waitlist-store.ts';
+import { readSnapshot, replaceRecycling, sparePathOf } from '../../api/sidecar/store/json/recycled-file.ts';
+import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
 
 let dir: string;
 let path: string;

@@ -4,7 +4,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, ENVIRONMENTS, STATS_SCOPE, TOKEN_TTL_SECONDS, WaitlistStats, environmentUrls, type Environment } from '../../api/contract/index.ts';
 import { createApp } from '../../api/sidecar/app.ts';
-import { clientsPath, readClients, writeClients } from '../../api/sidecar/store/clients-file.ts';
+import { clientsPath, readClients, writeClients } from '../../api/sidecar/store/json/clients-file.ts';
 import { send } from '../support/request.ts';
 import { BASE_URL, clientRecord, harness, type Harness } from './support/harness.ts';
 import { envPath, issueToken, jsonPost, stableHeaders } from './support/requests.ts';

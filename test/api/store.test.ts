@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../api/contract/index.ts';
 import { StartupError } from '../../api/sidecar/store/errors.ts';
-import { KEYS_FILE_NAME, loadOrCreateKeys } from '../../api/sidecar/store/keys.ts';
+import { KEYS_FILE_NAME, loadOrCreateKeys } from '../../api/sidecar/store/json/keys-file.ts';
 import { acquireLock } from '../../api/sidecar/store/lock.ts';
-import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/waitlist-store.ts';
+import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
 import { send } from '../support/request.ts';
 import { harness } from './support/harness.ts';
 import { jsonPost } from './support/requests.ts';
@@ -20,6 +20,11 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 const signup = (email: string) => ({ email, consent: true as const });
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
 const mode = async (path: string) => (await stat(path)).mode & 0o777;
 
 describe('waitlist store', () => {
@@ -32,7 +37,7 @@ describe('waitlist store', () => {
     await store.upsert(signup('b@example.com'), 'form', '2026-11-20T10:00:01.000Z');
     await store.close();
     const again = await JsonWaitlistStore.open(dir);
-    expect([...again.records()].map((r) => [r.email, r.role])).toEqual([['a@example.com', 'data'], ['b@example.com', undefined]]);
+    expect((await collect(again.export())).map((r) => [r.email, r.role])).toEqual([['a@example.com', 'data'], ['b@example.com', undefined]]);
     expect(await mode(path)).toBe(0o600);
   });
 

@@ -9,7 +9,7 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, ENVIRONMENTS, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, STATS_SCOPE, TOKEN_TTL_SECONDS, environmentUrls } from '../../api/contract/index.ts';
 import { hashSecret, type ClientRecord } from '../../api/sidecar/domain/clients.ts';
-import { clientsPath, readClients, writeClients } from '../../api/sidecar/store/clients-file.ts';
+import { clientsPath, readClients, writeClients } from '../../api/sidecar/store/json/clients-file.ts';
 import { documentCheckedFetch } from '../support/openapi.ts';
 import { send } from '../support/request.ts';
 import { BASE_URL, harness, type Harness } from './support/harness.ts';

@@ -4,7 +4,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, BODY_LIMIT_BYTES, ENVIRONMENTS, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, STATS_SCOPE, TOKEN_TTL_SECONDS, environmentUrls, type Environment } from '../../api/contract/index.ts';
 import { createApp } from '../../api/sidecar/app.ts';
-import { clientsPath, readClients, writeClients } from '../../api/sidecar/store/clients-file.ts';
+import { clientsPath, readClients, writeClients } from '../../api/sidecar/store/json/clients-file.ts';
 import { send } from '../support/request.ts';
 import { BASE_URL, clientRecord, harness, type Harness } from './support/harness.ts';
 import { envPath, formPost, jsonPost, plainBasic, strictBasic } from './support/requests.ts';

@@ -11,7 +11,7 @@ import { API_PATHS, type WaitlistSignup } from '../../api/contract/index.ts';
 import { CSV_COLUMNS } from '../../api/sidecar/domain/record-export.ts';
 import type { Channel } from '../../api/sidecar/domain/consent.ts';
 import { dataDirLockPath } from '../../api/sidecar/store/lock.ts';
-import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/waitlist-store.ts';
+import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
 import { send } from '../support/request.ts';
 import { ROOT, startSidecar, type Running } from './support/process.ts';
 import { jsonPost } from './support/requests.ts';
@@ -205,7 +205,7 @@ describe('waitlist command', () => {
     const expected = [...emails.filter((email) => email !== 'p5@example.com'), 'late@example.com'];
     expect(await storedEmails()).toEqual(expected);
     const reopened = await JsonWaitlistStore.open(dir);
-    expect([...reopened.records()].find((r) => r.email === 'p2000@example.com')?.role).toBe('data');
+    expect((await reopened.show('p2000@example.com'))?.role).toBe('data');
     await reopened.close();
   });
 });

@@ -38,6 +38,16 @@ export interface ClientDirectory {
   authenticate(id: string, secret: string): Promise<AuthenticatedClient | undefined>;
 }
 
+/** The production clients as the operator command (scripts/clients.ts) manages them, per engine. */
+export interface ClientRegistry extends ClientDirectory {
+  /** Every client, oldest first. */
+  list(): Promise<ClientRecord[]>;
+  /** Adds a client; resolves once durable. */
+  create(record: ClientRecord): Promise<void>;
+  /** Removes a client; resolves with whether there was one, once durable. */
+  delete(id: string): Promise<boolean>;
+}
+
 /** Client ids and secrets use only [A-Za-z0-9_-] (base64url), so `curl -u` and form-encoding
  * clients such as oauth4webapi send values that decode to the same string. */
 export function newClientId(): string {

@@ -3,7 +3,7 @@
  * (RFC 6750 §3, RFC 9068 §4, RFC 9728 §5.1). The sandbox answers fixed example numbers.
  */
 import { STATS_SCOPE } from '../../contract/index.ts';
-import { SANDBOX_STATS, computeStats } from '../domain/stats.ts';
+import { SANDBOX_STATS } from '../domain/stats.ts';
 import { verifyAccessToken } from '../domain/tokens.ts';
 import { bearerCredentials } from '../http/bearer.ts';
 import { bearerChallenge } from '../http/challenge.ts';
@@ -31,6 +31,6 @@ export const getWaitlistStats: RouteModule = {
       const challenge = bearerChallenge(env, metadata, { error: 'insufficient_scope', scope: STATS_SCOPE });
       throw new ApiError('insufficient_scope', { 'www-authenticate': challenge });
     }
-    return jsonResponse(200, env === 'sandbox' ? SANDBOX_STATS : computeStats(deps.store.records(), now));
+    return jsonResponse(200, env === 'sandbox' ? SANDBOX_STATS : await deps.store.stats(now));
   },
 };

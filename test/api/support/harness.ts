@@ -12,9 +12,9 @@ import { createApp } from '../../../api/sidecar/app.ts';
 import type { Clock } from '../../../api/sidecar/deps.ts';
 import { hashSecret, newClientId, newClientSecret, type ClientDirectory, type ClientRecord } from '../../../api/sidecar/domain/clients.ts';
 import type { Logger } from '../../../api/sidecar/http/log.ts';
-import { FileClientDirectory, clientsPath, writeClients } from '../../../api/sidecar/store/clients-file.ts';
+import { FileClientDirectory, clientsPath, writeClients } from '../../../api/sidecar/store/json/clients-file.ts';
 import type { TokenKeys } from '../../../api/sidecar/store/keys.ts';
-import { JsonWaitlistStore, STORE_FILE_NAME } from '../../../api/sidecar/store/waitlist-store.ts';
+import { JsonWaitlistStore, STORE_FILE_NAME } from '../../../api/sidecar/store/json/waitlist-store.ts';
 
 export const BASE_URL = 'https://waitlist.example';
 

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { WaitlistRecord } from '../../../api/sidecar/domain/record.ts';
-import { STORE_FILE_NAME } from '../../../api/sidecar/store/waitlist-store.ts';
+import { STORE_FILE_NAME } from '../../../api/sidecar/store/json/waitlist-store.ts';
 
 export async function storedRecords(dataDir: string): Promise<WaitlistRecord[]> {
   const text = await readFile(path.join(dataDir, STORE_FILE_NAME), 'utf8');

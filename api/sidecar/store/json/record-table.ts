@@ -4,7 +4,7 @@
  * is not blocked by a JSON.stringify of the whole file on every commit (stack-notes §4: 47 ms for
  * 100k records, per write).
  */
-import type { WaitlistRecord } from '../domain/record.ts';
+import type { WaitlistRecord } from '../../domain/record.ts';
 
 const CHUNK_RECORDS = 1024;
 const encoder = new TextEncoder();
@@ -60,6 +60,11 @@ export class RecordTable {
 
   values(): IterableIterator<WaitlistRecord> {
     return this.#records.values();
+  }
+
+  /** A copy of the list, in sign-up order (records are replaced, never changed in place). */
+  list(): WaitlistRecord[] {
+    return this.#records.slice();
   }
 
   /** The records as the comma-separated elements of a JSON array, chunk by chunk. */

@@ -1,15 +1,16 @@
 /**
- * The production OAuth clients: DATA_DIR/clients.json, written by `npm run clients` (scripts/clients.ts)
- * and read by the sidecar. The sidecar checks the file's identity (inode, size, mtime) on every token
+ * The JSON engine's production OAuth clients: DATA_DIR/clients.json, written by `npm run clients`
+ * (scripts/clients.ts, under its own lock DATA_DIR/clients.lock) and read by the sidecar. The sidecar checks the file's identity (inode, size, mtime) on every token
  * request and re-reads it when it changed, so created and deleted clients count at once, without a
  * restart; a stat costs microseconds next to the scrypt run of every authentication.
  */
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { authenticateAgainst, ClientRecord, type ClientDirectory } from '../domain/clients.ts';
-import { replaceFileDurably } from './durable-file.ts';
-import { readSmallJsonFile } from './small-json-file.ts';
+import { authenticateAgainst, ClientRecord, type ClientRegistry } from '../../domain/clients.ts';
+import { replaceFileDurably } from '../durable-file.ts';
+import { acquireLock } from '../lock.ts';
+import { readSmallJsonFile } from '../small-json-file.ts';
 
 export const CLIENTS_FILE_NAME = 'clients.json';
 
@@ -41,8 +42,8 @@ export async function writeClients(path: string, clients: readonly ClientRecord[
   await replaceFileDurably(path, [Buffer.from(`${JSON.stringify(file, null, 2)}\n`)]);
 }
 
-/** The production client directory, following the file as the operator changes it. */
-export class FileClientDirectory implements ClientDirectory {
+/** The production clients, following the file as the operator changes it. */
+export class FileClientDirectory implements ClientRegistry {
   readonly #path: string;
   #identity = '';
   #clients: ClientRecord[] = [];
@@ -60,6 +61,33 @@ export class FileClientDirectory implements ClientDirectory {
   async authenticate(id: string, secret: string) {
     await this.#refresh();
     return authenticateAgainst(this.#clients, id, secret);
+  }
+
+  async list(): Promise<ClientRecord[]> {
+    return readClients(this.#path);
+  }
+
+  create(record: ClientRecord): Promise<void> {
+    return this.#change((clients) => [...clients, record]).then(() => {});
+  }
+
+  delete(id: string): Promise<boolean> {
+    return this.#change((clients) => clients.filter((client) => client.id !== id));
+  }
+
+  /** Read, change, write under DATA_DIR/clients.lock, which serialises concurrent operator runs. */
+  async #change(edit: (clients: ClientRecord[]) => ClientRecord[]): Promise<boolean> {
+    await mkdir(dirname(this.#path), { recursive: true, mode: 0o700 });
+    const lock = await acquireLock(join(dirname(this.#path), 'clients.lock'), `The clients file ${this.#path}`);
+    try {
+      const before = await readClients(this.#path);
+      const after = edit(before);
+      if (after.length === before.length) return false;
+      await writeClients(this.#path, after);
+      return true;
+    } finally {
+      await lock.release();
+    }
   }
 
   async #refresh(): Promise<void> {

@@ -15,6 +15,8 @@ export interface JsonFileCodec<T> {
 export class DurableJsonFile<T> implements Adapter<T> {
   readonly path: string;
   readonly #codec: JsonFileCodec<T>;
+  /** The size of the file the last write started. */
+  lastWriteBytes = 0;
 
   constructor(path: string, codec: JsonFileCodec<T>) {
     this.path = path;
@@ -29,6 +31,7 @@ export class DurableJsonFile<T> implements Adapter<T> {
 
   write(data: T): Promise<void> {
     const chunks = this.#codec.serialize(data);
+    this.lastWriteBytes = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
     return replaceRecycling(this.path, chunks);
   }
 

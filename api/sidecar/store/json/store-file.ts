@@ -4,8 +4,8 @@
  * version, with an invalid record or with one address twice is refused, never overwritten.
  */
 import { z } from 'zod';
-import { WaitlistRecord } from '../domain/record.ts';
-import { StartupError } from './errors.ts';
+import { WaitlistRecord } from '../../domain/record.ts';
+import { StartupError } from '../errors.ts';
 import type { JsonFileCodec } from './json-adapter.ts';
 import { RecordTable } from './record-table.ts';
 

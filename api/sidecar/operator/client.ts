@@ -1,0 +1,78 @@
+/**
+ * The operator command's end of the channel (protocol.ts): the running sidecar's store, seen as
+ * an OperatorStore. Every call is one request over DATA_DIR/operator.sock.
+ */
+import { request, type IncomingMessage } from 'node:http';
+import { createInterface } from 'node:readline';
+import type { WaitlistStats } from '../../contract/index.ts';
+import type { WaitlistRecord } from '../domain/record.ts';
+import type { ExportFilter, OperatorStore } from '../store/waitlist-store.ts';
+
+export class SidecarChannel implements OperatorStore {
+  readonly socketPath: string;
+
+  constructor(socketPath: string) {
+    this.socketPath = socketPath;
+  }
+
+  /** Whether a sidecar answers on the socket (false for a leftover socket file or none). */
+  async reachable(): Promise<boolean> {
+    return this.count().then(() => true, (error: NodeJS.ErrnoException) => {
+      if (['ENOENT', 'ECONNREFUSED', 'ENOTSOCK'].includes(error.code ?? '')) return false;
+      throw error;
+    });
+  }
+
+  async count(): Promise<number> {
+    return ((await this.#json('GET', '/count')) as { count: number }).count;
+  }
+
+  async stats(now: number): Promise<WaitlistStats> {
+    return (await this.#json('GET', `/stats?now=${now}`)) as WaitlistStats;
+  }
+
+  async show(email: string): Promise<WaitlistRecord | undefined> {
+    const res = await this.#send('POST', '/show', { email });
+    if (res.statusCode === 404) {
+      res.resume();
+      return undefined;
+    }
+    return (await bodyOf(res)) as WaitlistRecord;
+  }
+
+  async erase(email: string): Promise<boolean> {
+    return ((await this.#json('POST', '/erase', { email })) as { erased: boolean }).erased;
+  }
+
+  async *export(filter: ExportFilter = {}): AsyncGenerator<WaitlistRecord> {
+    const query = new URLSearchParams(Object.entries(filter).filter(([, value]) => value !== undefined));
+    const res = await this.#send('GET', `/export?${query}`);
+    if (res.statusCode !== 200) throw new Error(`operator channel: export answered ${res.statusCode}`);
+    for await (const line of createInterface({ input: res, crlfDelay: Infinity })) {
+      if (line) yield JSON.parse(line) as WaitlistRecord;
+    }
+  }
+
+  async close(): Promise<void> {}
+
+  async #json(method: string, path: string, body?: unknown): Promise<unknown> {
+    const res = await this.#send(method, path, body);
+    const parsed = await bodyOf(res);
+    if (res.statusCode !== 200) throw new Error(`operator channel: ${method} ${path.split('?')[0]} answered ${res.statusCode}`);
+    return parsed;
+  }
+
+  #send(method: string, path: string, body?: unknown): Promise<IncomingMessage> {
+    return new Promise((done, fail) => {
+      const req = request({ socketPath: this.socketPath, method, path, headers: { 'content-type': 'application/json' } }, done);
+      req.on('error', fail);
+      req.end(body === undefined ? undefined : JSON.stringify(body));
+    });
+  }
+}
+
+async function bodyOf(res: IncomingMessage): Promise<unknown> {
+  let text = '';
+  for await (const chunk of res) text += chunk;
+  return JSON.parse(text);
+}

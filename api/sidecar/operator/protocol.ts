@@ -1,0 +1,26 @@
+/**
+ * The operator channel of the JSON engine (issue 11, "operator tasks with no downtime"): the
+ * sidecar, single writer of the waitlist file, serves a tiny HTTP API on the Unix socket
+ * DATA_DIR/operator.sock (mode 0600, in a 0700 directory, never behind the front or any TCP port),
+ * and `npm run waitlist` talks to it while the sidecar runs. Addresses travel in request bodies,
+ * never in paths.
+ *
+ *   GET  /count                    {"count": n}
+ *   GET  /stats?now=MS             WaitlistStats
+ *   GET  /export?lang=L&since=ISO  the records as JSON lines
+ *   POST /show   {"email": e}      the record, or 404
+ *   POST /erase  {"email": e}      {"erased": true|false}, once durable
+ */
+import { join } from 'node:path';
+
+export const OPERATOR_SOCKET_NAME = 'operator.sock';
+
+export function operatorSocketPath(dataDir: string): string {
+  return join(dataDir, OPERATOR_SOCKET_NAME);
+}
+
+/** Linux's sun_path holds 108 bytes with its terminating NUL. */
+export const MAX_SOCKET_PATH_BYTES = 107;
+
+/** The largest request body the channel reads (one address in JSON). */
+export const MAX_REQUEST_BYTES = 4096;

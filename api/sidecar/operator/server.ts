@@ -1,0 +1,107 @@
+/** The sidecar's end of the operator channel (protocol.ts); the store behind it is the sidecar's own. */
+import { chmod, unlink } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { LANGS, type Lang } from '../../contract/index.ts';
+import { PRIVATE_FILE_MODE } from '../store/durable-file.ts';
+import type { ExportFilter, OperatorStore } from '../store/waitlist-store.ts';
+import { MAX_REQUEST_BYTES, MAX_SOCKET_PATH_BYTES, operatorSocketPath } from './protocol.ts';
+
+export interface OperatorServer {
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on DATA_DIR/operator.sock. The caller holds the data-directory lock, so a socket file
+ * found there is a leftover of a crashed run and is replaced. When the path is too long for a Unix
+ * socket, warns and serves nothing (show and erase then need the service stopped).
+ */
+export async function serveOperator(store: OperatorStore, dataDir: string, warn?: (line: string) => void): Promise<OperatorServer | undefined> {
+  const path = operatorSocketPath(dataDir);
+  if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
+    warn?.(`operator socket: ${path} is too long for a Unix socket; show and erase need the service stopped. Use a shorter DATA_DIR.`);
+    return undefined;
+  }
+  await unlink(path).catch(() => {});
+  const server = createServer((req, res) => {
+    handle(store, req, res).catch(() => answer(res, 500, { error: 'internal_error' }));
+  });
+  // The socket file is created by bind() inside listen(); the umask makes it 0600 from the start.
+  const mask = process.umask(0o177);
+  try {
+    await new Promise<void>((done, fail) => {
+      server.once('error', fail);
+      server.listen(path, () => done());
+    });
+  } finally {
+    process.umask(mask);
+  }
+  await chmod(path, PRIVATE_FILE_MODE);
+  return {
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handle(store: OperatorStore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://operator');
+  const route = `${req.method} ${url.pathname}`;
+  if (route === 'GET /count') return answer(res, 200, { count: await store.count() });
+  if (route === 'GET /stats') return answer(res, 200, await store.stats(Number(url.searchParams.get('now') ?? Date.now())));
+  if (route === 'GET /export') {
+    const filter = exportFilter(url.searchParams);
+    if (!filter) return answer(res, 400, { error: 'bad_filter' });
+    return streamExport(store, filter, res);
+  }
+  if (route === 'POST /show' || route === 'POST /erase') {
+    const email = await emailOf(req);
+    if (email === undefined) return answer(res, 400, { error: 'bad_request' });
+    if (route === 'POST /erase') return answer(res, 200, { erased: await store.erase(email) });
+    const record = await store.show(email);
+    return record ? answer(res, 200, record) : answer(res, 404, { error: 'not_found' });
+  }
+  return answer(res, 404, { error: 'not_found' });
+}
+
+function exportFilter(params: URLSearchParams): ExportFilter | undefined {
+  const lang = params.get('lang') ?? undefined;
+  const since = params.get('since') ?? undefined;
+  if (lang !== undefined && !LANGS.includes(lang as Lang)) return undefined;
+  if (since !== undefined && Number.isNaN(Date.parse(since))) return undefined;
+  return { lang: lang as Lang | undefined, since };
+}
+
+async function streamExport(store: OperatorStore, filter: ExportFilter, res: ServerResponse): Promise<void> {
+  res.writeHead(200, { 'content-type': 'application/jsonl' });
+  let lines = '';
+  for await (const record of store.export(filter)) {
+    lines += `${JSON.stringify(record)}\n`;
+    if (lines.length < 65_536) continue;
+    // Waits for the reader, so a slow pipe does not pile the whole export up in memory.
+    if (!res.write(lines)) await new Promise((done) => res.once('drain', done).once('close', done));
+    lines = '';
+    if (res.destroyed) return;
+  }
+  res.end(lines);
+}
+
+async function emailOf(req: IncomingMessage): Promise<string | undefined> {
+  let body = '';
+  for await (const chunk of req) {
+    body += chunk;
+    if (body.length > MAX_REQUEST_BYTES) return undefined;
+  }
+  try {
+    const email = (JSON.parse(body) as { email?: unknown }).email;
+    return typeof email === 'string' && email !== '' ? email : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function answer(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) return void res.destroy();
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}

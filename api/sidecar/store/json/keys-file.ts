@@ -1,0 +1,57 @@
+/**
+ * The JSON engine's token keys: DATA_DIR/token-keys.json (mode 0600), holding a generated key for
+ * each environment whose key is not configured (store/keys.ts). Written once, read at every start.
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Environment } from '../../../contract/index.ts';
+import { replaceFileDurably } from '../durable-file.ts';
+import { checkDistinct, KEY_BYTES, newStoredKey, type ConfiguredKeys, type TokenKeys } from '../keys.ts';
+import { readSmallJsonFile } from '../small-json-file.ts';
+
+export const KEYS_FILE_NAME = 'token-keys.json';
+
+const base64urlKey = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]+$/)
+  .refine((value) => Buffer.from(value, 'base64url').length >= KEY_BYTES);
+const KeysFile = z
+  .object({
+    format: z.literal('waitlist-token-keys'),
+    version: z.literal(1),
+    production: base64urlKey.optional(),
+    sandbox: base64urlKey.optional(),
+  })
+  .strict();
+export type KeysFile = z.infer<typeof KeysFile>;
+
+export async function loadOrCreateKeys(dataDir: string, configured: ConfiguredKeys): Promise<TokenKeys> {
+  const path = join(dataDir, KEYS_FILE_NAME);
+  const stored = await readKeysFile(path);
+  const file: KeysFile = stored ?? { format: 'waitlist-token-keys', version: 1 };
+  let changed = false;
+  const pick = (env: Environment, fromConfig: Uint8Array | undefined): Uint8Array => {
+    if (fromConfig) return fromConfig;
+    if (!file[env]) {
+      file[env] = newStoredKey();
+      changed = true;
+    }
+    return new Uint8Array(Buffer.from(file[env]!, 'base64url'));
+  };
+  const keys = checkDistinct({
+    production: pick('production', configured.TOKEN_KEY_PRODUCTION),
+    sandbox: pick('sandbox', configured.TOKEN_KEY_SANDBOX),
+  });
+  if (changed) await replaceFileDurably(path, [Buffer.from(`${JSON.stringify(file, null, 2)}\n`)]);
+  return keys;
+}
+
+/** The stored keys (for the migration to PostgreSQL); undefined when there is no file. */
+export function readKeysFile(path: string): Promise<KeysFile | undefined> {
+  return readSmallJsonFile(
+    path,
+    KeysFile,
+    `The key file ${path} is corrupt or not a token key file. The sidecar will not start and has left it ` +
+      'untouched. Restore it, or delete it to generate new keys (this invalidates every issued token).',
+  );
+}
