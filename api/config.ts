@@ -70,6 +70,41 @@ const databaseUrl = z
     return value;
   });
 
+/** contentsignals.org: `search`, `ai-input`, `ai-train`, each `yes` or `no`, comma-separated. */
+const contentSignals = z.string().transform((value, ctx) => {
+  const pairs = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const seen = new Set<string>();
+  for (const pair of pairs) {
+    const [, key] = /^(search|ai-input|ai-train)=(yes|no)$/.exec(pair) ?? [];
+    if (!key || seen.has(key)) {
+      ctx.addIssue({ code: 'custom', message: `expected search=, ai-input=, ai-train= each at most once with yes or no, e.g. "search=yes, ai-input=yes, ai-train=no"; got "${pair}"` });
+      return z.NEVER;
+    }
+    seen.add(key);
+  }
+  return pairs.join(', ');
+});
+
+/** Browser origins allowed to call the API cross-origin: `https://app.example, http://localhost:3000`. */
+const corsOrigins = z
+  .string()
+  .default('')
+  .transform((value, ctx) => {
+    const origins: string[] = [];
+    for (const entry of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+      let url: URL | undefined;
+      try {
+        url = new URL(entry);
+      } catch {}
+      if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
+        ctx.addIssue({ code: 'custom', message: `expected a comma-separated list of origins (scheme://host[:port], no path), got "${entry}"` });
+        return z.NEVER;
+      }
+      origins.push(url.origin);
+    }
+    return origins;
+  });
+
 const contactUri = z
   .string()
   .regex(/^(mailto:|https:\/\/|tel:)\S+$/, 'expected a mailto:, https:// or tel: URI (RFC 9116 Contact)');
@@ -92,6 +127,10 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_MAX_CLIENTS: positiveInt.default(100_000),
   TRUST_PROXY: trustProxy,
   SECURITY_CONTACT: contactUri.default('mailto:security@example.org'),
+  /** Content Signals in robots.txt and on every page and twin (build-time): site/lib/robots.ts. */
+  CONTENT_SIGNALS: contentSignals.default('search=yes, ai-input=yes, ai-train=no'),
+  /** Origins whose browser scripts may sign up and read statistics; none by default: api/front/cors.ts. */
+  CORS_ORIGINS: corsOrigins,
   /** Lets an https:// build or start through with the sample operator details (staging only): site/lib/production-guard.ts. */
   ALLOW_SAMPLE_DETAILS: z
     .enum(['true', 'false'], { message: 'expected true or false' })
