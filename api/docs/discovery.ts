@@ -9,8 +9,12 @@ import { BRAND } from '../../site/brand.ts';
 /** RFC 9727 §4.2: the catalog's media type, with the profile parameter it SHOULD carry. */
 export const API_CATALOG_CONTENT_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
 
-/** Media type of the OpenAPI 3.1 document in links (standards.md §11.1). */
-export const OPENAPI_LINK_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
+/**
+ * Media type of the OpenAPI document in links: what /openapi.json is served as (RFC 9727 §4.1 wants
+ * the hint to match). The OAI media type would need a variant of its own for a hint only; plain
+ * application/json is acceptable for the document (standards.md §11.1) and what every client accepts.
+ */
+export const OPENAPI_LINK_TYPE = 'application/json';
 
 export interface LinkTarget {
   href: string;

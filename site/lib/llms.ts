@@ -4,12 +4,17 @@
  */
 import type { Lang } from '../../api/contract/enums.ts';
 import { LANGS } from '../../api/contract/enums.ts';
-import { API_DESCRIPTION_VERSION, OPENAPI_VERSION, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, TOKEN_TTL_SECONDS } from '../../api/contract/limits.ts';
+import { API_DESCRIPTION_VERSION, OPENAPI_VERSION, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, STATS_SCOPE, TOKEN_TTL_SECONDS } from '../../api/contract/limits.ts';
 import { environmentUrls } from '../../api/contract/paths.ts';
 import { BRAND } from '../brand.ts';
+import { llmsFullPath } from './llms-full-path.ts';
 import type { Page } from './pages.ts';
 
 const SECTION: Record<Lang, string> = { en: 'English pages', de: 'German pages' };
+const FULL_NOTE: Record<Lang, string> = {
+  en: 'every English page and the API reference in one Markdown file',
+  de: 'every German page and the API reference in one Markdown file (German)',
+};
 
 interface Link {
   name: string;
@@ -29,11 +34,13 @@ export function apiLinks(baseUrl: string): Link[] {
   return [
     { name: 'Sandbox API index', url: sbx.index, note: `start here: zero-auth index of the sandbox, which stores nothing (${sandboxCredentials})` },
     { name: 'Sandbox token endpoint', url: sbx.token, note: `POST, OAuth 2.0 client credentials with ${sandboxCredentials}` },
+    { name: 'Sandbox statistics', url: sbx.stats, note: `GET with a Bearer access token from the sandbox token endpoint (scope \`${STATS_SCOPE}\`); sample numbers` },
     { name: 'OpenAPI document', url: prod.openapi, note: `OpenAPI ${OPENAPI_VERSION} description of the API (version ${API_DESCRIPTION_VERSION}), production and sandbox servers` },
     { name: 'OpenAPI document as Markdown', url: prod.openapiMarkdown, note: 'the same description as readable Markdown' },
     { name: 'API catalog', url: prod.apiCatalog, note: 'RFC 9727 linkset of the APIs with their descriptions, documentation and status' },
     { name: 'API index', url: prod.index, note: 'zero-auth index of the production API' },
     { name: 'Status probe', url: prod.status, note: 'GET, no authentication' },
+    { name: 'Statistics', url: prod.stats, note: `GET with a Bearer access token from the token endpoint (scope \`${STATS_SCOPE}\`); aggregate waitlist numbers` },
     { name: 'Token endpoint', url: prod.token, note: `POST, OAuth 2.0 client credentials (HTTP Basic or client_secret_post); JWT access tokens valid ${TOKEN_TTL_SECONDS} s; production clients are issued by the operator on request` },
     { name: 'Authorization server metadata', url: prod.authorizationServerMetadata, note: 'RFC 8414, production issuer' },
     { name: 'Sandbox authorization server metadata', url: sbx.authorizationServerMetadata, note: 'RFC 8414, sandbox issuer' },
@@ -64,5 +71,6 @@ export function buildLlmsTxt(pages: readonly Page[], baseUrl: string): string {
     for (const page of listed) out.push(line({ name: page.title, url: `${baseUrl}${page.twin}`, note: page.description }));
   }
   out.push('', '## API', '', ...apiLinks(baseUrl).map(line));
+  out.push('', '## Full text', '', ...LANGS.map((lang) => line({ name: `llms-full.txt (${lang})`, url: `${baseUrl}${llmsFullPath(lang)}`, note: FULL_NOTE[lang] })));
   return `${out.join('\n')}\n`;
 }

@@ -1,6 +1,20 @@
-/** /robots.txt, RFC 9309: everything may be crawled, the discovery files above all. */
+/**
+ * /robots.txt, RFC 9309: everything may be crawled, the discovery files above all. The operator's
+ * content-use preferences follow as Content Signals (contentsignals.org), from CONTENT_SIGNALS;
+ * the front repeats that line as a `Content-Signal` header on pages and twins.
+ */
 import { DISCOVERY_PATHS } from '../../api/contract/paths.ts';
 
-export function buildRobotsTxt(baseUrl: string): string {
-  return ['User-agent: *', 'Allow: /', '', `Sitemap: ${baseUrl}${DISCOVERY_PATHS.sitemap}`, ''].join('\n');
+export function buildRobotsTxt(baseUrl: string, contentSignals: string): string {
+  return [
+    '# Content Signals (https://contentsignals.org/): search = building a search index and showing',
+    '# links and excerpts; ai-input = using the content as input to an AI answer (grounding, RAG);',
+    '# ai-train = training or fine-tuning AI models. yes: allowed, no: not allowed.',
+    'User-agent: *',
+    ...(contentSignals ? [`Content-Signal: ${contentSignals}`] : []),
+    'Allow: /',
+    '',
+    `Sitemap: ${baseUrl}${DISCOVERY_PATHS.sitemap}`,
+    '',
+  ].join('\n');
 }

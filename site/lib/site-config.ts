@@ -9,6 +9,9 @@ const config = loadConfig();
 /** Public origin of the site, no trailing slash, e.g. `https://example.org`. */
 export const BASE_URL: string = config.BASE_URL;
 
+/** Content Signals of robots.txt and the pages' Content-Signal header (contentsignals.org). */
+export const CONTENT_SIGNALS: string = config.CONTENT_SIGNALS;
+
 /** RFC 9116 Contact URI for security.txt. */
 export const SECURITY_CONTACT: string = config.SECURITY_CONTACT;
 

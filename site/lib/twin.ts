@@ -1,9 +1,11 @@
 /**
- * The Markdown twin of a page: the title as H1, the description, the body with every root-relative
- * link made absolute (a twin is often read out of context), and on pages with the sign-up form,
- * the API sign-up section in its place.
+ * The Markdown twin of a page: a small YAML front matter (title, description, canonical URL,
+ * language, the other languages' URLs), the title as H1, the description, the body with every
+ * root-relative link made absolute (a twin is often read out of context), and on pages with the
+ * sign-up form, the API sign-up section in its place.
  */
 import type { Nodes, Root } from 'mdast';
+import { LANGS } from '../../api/contract/enums.ts';
 import { parseMarkdown, stringifyMarkdown, walk } from './markdown.ts';
 import type { Page } from './pages.ts';
 import { signupMarkdown } from './signup-markdown.ts';
@@ -15,7 +17,8 @@ function absolutize(node: Nodes): void {
   }
 }
 
-export function renderTwin(page: Page): string {
+/** The twin without front matter, as a tree (llms-full.txt nests it under its own H1). */
+export function twinTree(page: Page): Root {
   const body = parseMarkdown(page.markdown);
   const tree: Root = {
     type: 'root',
@@ -27,5 +30,24 @@ export function renderTwin(page: Page): string {
     ],
   };
   for (const node of walk(tree)) absolutize(node);
-  return stringifyMarkdown(tree);
+  return tree;
+}
+
+/**
+ * YAML 1.2 front matter. Strings are JSON strings, which YAML reads as double-quoted scalars, so
+ * no title or description can break it. A 404 page has no canonical URL and no alternates.
+ */
+export function frontMatter(page: Page): string {
+  const lines = [`title: ${JSON.stringify(page.title)}`, `description: ${JSON.stringify(page.description)}`];
+  if (page.kind === 'page') lines.push(`canonical: ${JSON.stringify(`${BASE_URL}${page.path}`)}`);
+  lines.push(`lang: ${page.lang}`);
+  if (page.kind === 'page') {
+    const others = LANGS.filter((lang) => lang !== page.lang);
+    lines.push('alternates:', ...others.map((lang) => `  ${lang}: ${JSON.stringify(`${BASE_URL}${page.alternates[lang]}`)}`));
+  }
+  return `---\n${lines.join('\n')}\n---\n\n`;
+}
+
+export function renderTwin(page: Page): string {
+  return frontMatter(page) + stringifyMarkdown(twinTree(page));
 }

@@ -35,7 +35,7 @@ describe('api catalog (RFC 9727 / RFC 9264)', () => {
   it.each(ENVIRONMENTS)('%s: service-desc, service-doc (page and twin), status and service-meta point to the published URLs', (env) => {
     const urlsOf = environmentUrls(BASE, env);
     const context = catalog.linkset.find((c) => c.anchor === urlsOf.resource)!;
-    expect(context['service-desc']).toEqual([expect.objectContaining({ href: urlsOf.openapi, type: 'application/vnd.oai.openapi+json;version=3.1' })]);
+    expect(context['service-desc']).toEqual([expect.objectContaining({ href: urlsOf.openapi, type: 'application/json' })]);
     expect(context['service-doc'].map((l) => [l.href, l.type])).toEqual([
       [urlsOf.guide, 'text/html'],
       [urlsOf.guideMarkdown, 'text/markdown'],

@@ -66,7 +66,7 @@ describe('llms.txt', () => {
     const llms = parseLlmsTxt(text());
     expect(llms.title).toBe(BRAND.product);
     expect(llms.summary.length).toBeGreaterThan(40);
-    expect(llms.sections.map((s) => s.name)).toEqual(['English pages', 'German pages', 'API']);
+    expect(llms.sections.map((s) => s.name)).toEqual(['English pages', 'German pages', 'API', 'Full text']);
     expect(text()).not.toMatch(/<[a-z]/i);
     expect(text().length).toBeLessThan(50_000);
   });

@@ -23,13 +23,14 @@ describe('pages', () => {
     }
   });
 
-  it('pages: 404 pages are dist/404.html and dist/de/404.html with twins /404.md and /de/404.md, not indexed', () => {
+  it('pages: 404 pages are dist/404.html and dist/de/404.html with twins /404.md and /de/404.md, not indexed, and link no twin (it has no address)', () => {
     for (const lang of LANGS) {
       const html = read(htmlFileOf(NOT_FOUND[lang]));
       expect(tags(html, 'html')[0].attrs.lang).toBe(lang);
       expect(tags(html, 'meta').find((m) => m.attrs.name === 'robots')?.attrs.content).toBe('noindex');
       expect(links(html, 'canonical')).toHaveLength(0);
-      expect(links(html, 'alternate').find((l) => l.attrs.type === 'text/markdown')?.attrs.href).toBe(NOT_FOUND[lang].replace(/\.html$/, '.md'));
+      expect(links(html, 'alternate').find((l) => l.attrs.type === 'text/markdown')).toBeUndefined();
+      expect(tags(html, 'a').filter((a) => a.attrs.href?.endsWith('.md'))).toEqual([]);
       expect(fileFor(NOT_FOUND[lang].replace(/\.html$/, '.md'))).toBeDefined();
     }
     expect(files().filter((f) => f.endsWith('404/index.html'))).toEqual([]);

@@ -5,7 +5,8 @@ import { EMAIL_MAX_LENGTH, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET } from '../.
 import { PAGE_PATHS, environmentUrls, twinPath } from '../../api/contract/paths.ts';
 import { parseMarkdown, walk } from '../../site/lib/markdown.ts';
 import { BASE_URL, fileFor, files, htmlPages, read, requireBuild, resolves } from './support/dist.ts';
-import { forms, text } from './support/html.ts';
+import { splitFrontMatter } from './support/front-matter.ts';
+import { forms, tags, text } from './support/html.ts';
 
 beforeAll(() => requireBuild());
 
@@ -33,12 +34,32 @@ describe('Markdown twins', () => {
     expect(twins.map((t) => `/${t}`).sort()).toEqual(pages.map((p) => p.twin).sort());
   });
 
-  it('twins: the first line is the H1, it equals the page title, and it is the only H1', () => {
+  it('twins: after the front matter, the first line is the H1, it equals the page title, and it is the only H1', () => {
     for (const page of pages) {
-      const markdown = read(page.twin.slice(1));
+      const { body: markdown } = splitFrontMatter(read(page.twin.slice(1)));
       const h1s = [...walk(parseMarkdown(markdown))].filter((n) => n.type === 'heading' && n.depth === 1);
       expect(h1s, page.twin).toHaveLength(1);
       expect(markdown.split('\n')[0], page.twin).toBe(`# ${text(read(page.file), 'h1')}`);
+    }
+  });
+
+  it('twins: YAML front matter first: title, description, language, and for listed pages the canonical URL and the other languages\' URLs', () => {
+    for (const page of pages) {
+      const html = read(page.file);
+      const { data } = splitFrontMatter(read(page.twin.slice(1)));
+      expect(data.title, page.twin).toBe(text(html, 'h1'));
+      expect(data.description, page.twin).toBe(tags(html, 'meta').find((m) => m.attrs.name === 'description')?.attrs.content);
+      expect(data.lang, page.twin).toBe(tags(html, 'html')[0]!.attrs.lang);
+      const canonical = tags(html, 'link').find((l) => l.attrs.rel === 'canonical')?.attrs.href;
+      expect(data.canonical, page.twin).toBe(canonical);
+      if (!canonical) {
+        expect(data.alternates, page.twin).toBeUndefined();
+        continue;
+      }
+      const hreflang = Object.fromEntries(
+        tags(html, 'link').filter((l) => l.attrs.rel === 'alternate' && l.attrs.hreflang && l.attrs.hreflang !== 'x-default' && l.attrs.hreflang !== data.lang).map((l) => [l.attrs.hreflang, l.attrs.href]),
+      );
+      expect(data.alternates, page.twin).toEqual(hreflang);
     }
   });
 

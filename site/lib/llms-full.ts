@@ -1,0 +1,53 @@
+/**
+ * /llms-full.txt and /de/llms-full.txt (the Mintlify convention, standards.md §8.1): every listed
+ * page of one language, the API reference included, as one Markdown file. One H1 for the file;
+ * each page's twin follows with its headings one level down and its canonical URL under its title.
+ */
+import type { Heading, Root, RootContent } from 'mdast';
+import type { Lang } from '../../api/contract/enums.ts';
+import { BRAND } from '../brand.ts';
+import { stringifyMarkdown, walk } from './markdown.ts';
+import { LLMS_FULL_MAX_BYTES, llmsFullPath } from './llms-full-path.ts';
+import type { Page } from './pages.ts';
+import { twinTree } from './twin.ts';
+
+const HEADING: Record<Lang, (product: string) => { title: string; summary: string; source: string }> = {
+  en: (product) => ({
+    title: `${product}: the whole site in one file`,
+    summary: `Every English page of the ${product} waitlist site and the API reference, as Markdown. Each section is one page; its URL is under its title.`,
+    source: 'Page:',
+  }),
+  de: (product) => ({
+    title: `${product}: die ganze Website in einer Datei`,
+    summary: `Alle deutschen Seiten der ${product}-Warteliste und die API-Referenz als Markdown. Jeder Abschnitt ist eine Seite; ihre URL steht unter dem Titel.`,
+    source: 'Seite:',
+  }),
+};
+
+function demote(tree: Root): RootContent[] {
+  for (const node of walk(tree)) if (node.type === 'heading') node.depth = Math.min(6, node.depth + 1) as Heading['depth'];
+  return tree.children;
+}
+
+export function buildLlmsFull(pages: readonly Page[], lang: Lang, baseUrl: string): string {
+  const text = HEADING[lang](BRAND.product);
+  const children: RootContent[] = [
+    { type: 'heading', depth: 1, children: [{ type: 'text', value: text.title }] },
+    { type: 'blockquote', children: [{ type: 'paragraph', children: [{ type: 'text', value: text.summary }] }] },
+  ];
+  for (const page of pages.filter((p) => p.lang === lang && p.kind === 'page')) {
+    const [title, ...rest] = demote(twinTree(page));
+    const url = `${baseUrl}${page.path}`;
+    children.push(
+      { type: 'thematicBreak' },
+      title!,
+      { type: 'paragraph', children: [{ type: 'text', value: `${text.source} ` }, { type: 'link', url, children: [{ type: 'text', value: url }] }] },
+      ...rest,
+    );
+  }
+  const body = stringifyMarkdown({ type: 'root', children });
+  if (Buffer.byteLength(body) > LLMS_FULL_MAX_BYTES) {
+    throw new Error(`${llmsFullPath(lang)} is ${Buffer.byteLength(body)} bytes, more than LLMS_FULL_MAX_BYTES (${LLMS_FULL_MAX_BYTES}) in site/lib/llms-full.ts: shorten pages or raise the bound and its note in docs/site.md`);
+  }
+  return body;
+}
