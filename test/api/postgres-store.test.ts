@@ -201,8 +201,8 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'PostgreSQL store', () => {
     const a = new PostgresClients(pool);
     const b = new PostgresClients(await anotherPool(url));
     const client = await clientRecord('Beta');
-    expect(await a.create(client.record)).toBe(true);
-    expect(await a.create(client.record)).toBe(false);
+    await a.create(client.record);
+    await expect(a.create(client.record)).rejects.toThrow(/duplicate key/);
     expect(await b.authenticate(client.id, client.secret)).toEqual({ id: client.id, scopes: ['waitlist:stats:read'] });
     expect(await b.authenticate(client.id, 'wrong')).toBeUndefined();
     expect(await b.list()).toEqual([client.record]);

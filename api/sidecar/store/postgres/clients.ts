@@ -5,7 +5,7 @@
  * the scrypt run of every authentication; an unknown id still costs that scrypt run (domain/clients.ts).
  */
 import type pg from 'pg';
-import { authenticateAgainst, ClientRecord, type AuthenticatedClient, type ClientDirectory } from '../../domain/clients.ts';
+import { authenticateAgainst, ClientRecord, type AuthenticatedClient, type ClientRegistry } from '../../domain/clients.ts';
 
 interface Row {
   id: string;
@@ -19,9 +19,14 @@ function recordFromRow(row: Row): ClientRecord {
   return ClientRecord.parse({ id: row.id, name: row.name, createdAt: row.created_at.toISOString(), scopes: row.scopes, secretHash: row.secret_hash });
 }
 
-const COLUMNS = 'id, name, created_at, scopes, secret_hash';
+export const COLUMNS = 'id, name, created_at, scopes, secret_hash';
 
-export class PostgresClients implements ClientDirectory {
+/** The parameters $1–$5 of an insert of COLUMNS. */
+export function clientParams(record: ClientRecord): unknown[] {
+  return [record.id, record.name, record.createdAt, record.scopes, record.secretHash];
+}
+
+export class PostgresClients implements ClientRegistry {
   readonly #db: pg.Pool | pg.PoolClient;
 
   constructor(db: pg.Pool | pg.PoolClient) {
@@ -38,13 +43,9 @@ export class PostgresClients implements ClientDirectory {
     return rows.map(recordFromRow);
   }
 
-  /** Adds a client; an existing id is left as it is (the migration may run twice). True if added. */
-  async create(record: ClientRecord): Promise<boolean> {
-    const { rowCount } = await this.#db.query(
-      'INSERT INTO oauth_clients (id, name, created_at, scopes, secret_hash) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING',
-      [record.id, record.name, record.createdAt, record.scopes, record.secretHash],
-    );
-    return (rowCount ?? 0) > 0;
+  /** Adds a client (ids are 96 random bits: a clash is an error, not an overwrite). */
+  async create(record: ClientRecord): Promise<void> {
+    await this.#db.query(`INSERT INTO oauth_clients (${COLUMNS}) VALUES ($1, $2, $3, $4, $5)`, clientParams(record));
   }
 
   /** True if there was such a client. */

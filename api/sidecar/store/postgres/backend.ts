@@ -1,0 +1,39 @@
+/**
+ * The PostgreSQL engine (DATABASE_URL): the waitlist, the OAuth clients and generated token keys
+ * live in the database, which is the single source for any number of instances (no data-directory
+ * lock: it would mean nothing across machines). Opening it connects (an unreachable server stops
+ * the start with one paragraph), brings the schema to its version under an advisory lock and reads
+ * or creates the shared keys. Loaded only by store/backend.ts when DATABASE_URL is set.
+ */
+import type { Config } from '../../../config.ts';
+import type { Backend, BackendOptions } from '../backend.ts';
+import { PostgresClients } from './clients.ts';
+import { loadOrCreateSharedKeys } from './keys.ts';
+import { openPool, redactUrl } from './pool.ts';
+import { migrateSchema } from './schema.ts';
+import { PostgresWaitlistStore } from './waitlist-store.ts';
+
+export async function openPostgresBackend(config: Config, _options: BackendOptions = {}): Promise<Backend> {
+  const url = config.DATABASE_URL;
+  if (!url) throw new Error('openPostgresBackend needs DATABASE_URL');
+  const pool = await openPool(url);
+  try {
+    await migrateSchema(pool);
+    const keys = await loadOrCreateSharedKeys(pool, config);
+    const store = new PostgresWaitlistStore(pool);
+    return {
+      engine: 'postgres',
+      store,
+      clients: new PostgresClients(pool),
+      keys,
+      describe: async () => `store: PostgreSQL ${redactUrl(url)}, ${await store.count()} records`,
+      async close() {
+        await store.close();
+        await pool.end();
+      },
+    };
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
+}

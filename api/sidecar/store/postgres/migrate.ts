@@ -1,0 +1,165 @@
+/**
+ * `npm run waitlist -- migrate --to "$DATABASE_URL"` (issue 11, "Migration in one command"): the JSON
+ * data directory's waitlist, OAuth clients and generated token keys, copied into PostgreSQL in ONE
+ * transaction, then compared; a mismatch rolls everything back. Safe to run again:
+ * - a record is inserted, or replaces the database's row only when the file's copy is newer
+ *   (updated_at), so a re-run after the switch never undoes a later sign-up;
+ * - clients and keys already in the database are kept (INSERT … ON CONFLICT DO NOTHING); a key that
+ *   differs from the file's is reported, since tokens signed with the file's key then stop verifying.
+ * Read from the last commit of the files: stop the JSON sidecar first, or re-run after the switch
+ * to pick up sign-ups committed meanwhile.
+ */
+import { join } from 'node:path';
+import type pg from 'pg';
+import { ENVIRONMENTS, type Environment } from '../../../contract/index.ts';
+import type { ClientRecord } from '../../domain/clients.ts';
+import type { WaitlistRecord } from '../../domain/record.ts';
+import { clientsPath, readClients } from '../json/clients-file.ts';
+import { KEYS_FILE_NAME, readKeysFile } from '../json/keys-file.ts';
+import { readCommittedRecords } from '../json/waitlist-store.ts';
+import { clientParams, COLUMNS as CLIENT_COLUMNS } from './clients.ts';
+import { sharedKey } from './keys.ts';
+import { migrateSchema } from './schema.ts';
+
+export interface MigrationSource {
+  records: Iterable<WaitlistRecord>;
+  clients: readonly ClientRecord[];
+  /** Generated keys of the JSON engine, base64url; absent when configured by TOKEN_KEY_*. */
+  keys: Partial<Record<Environment, string>>;
+}
+
+export interface MigrationReport {
+  waitlist: { source: number; inserted: number; updated: number; keptNewer: number; inDatabase: number; matched: number };
+  clients: { source: number; inserted: number; matched: number };
+  keys: { source: number; inserted: number; matched: number; differing: Environment[] };
+}
+
+/** Rows per INSERT … SELECT FROM unnest(…) statement. */
+const BATCH = 2000;
+
+export async function readJsonDataDir(dataDir: string): Promise<MigrationSource> {
+  const table = await readCommittedRecords(dataDir);
+  const keys = await readKeysFile(join(dataDir, KEYS_FILE_NAME));
+  return {
+    records: table?.values() ?? [],
+    clients: await readClients(clientsPath(dataDir)),
+    keys: { production: keys?.production, sandbox: keys?.sandbox },
+  };
+}
+
+const UPSERT_BATCH_SQL = `
+INSERT INTO waitlist AS w (email, created_at, consent_at, updated_at, lang, role, building, source,
+                           consent_form, consent_channel, consent_lang, consent_text_version)
+SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[],
+                     $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
+ON CONFLICT (email) DO UPDATE SET
+  created_at = least(w.created_at, EXCLUDED.created_at), consent_at = EXCLUDED.consent_at, updated_at = EXCLUDED.updated_at,
+  lang = EXCLUDED.lang, role = EXCLUDED.role, building = EXCLUDED.building, source = EXCLUDED.source,
+  consent_form = EXCLUDED.consent_form, consent_channel = EXCLUDED.consent_channel,
+  consent_lang = EXCLUDED.consent_lang, consent_text_version = EXCLUDED.consent_text_version
+WHERE w.updated_at < EXCLUDED.updated_at
+RETURNING (xmax = 0) AS inserted`;
+
+function columnsOf(records: readonly WaitlistRecord[]): unknown[][] {
+  const pick = (read: (r: WaitlistRecord) => unknown) => records.map(read);
+  return [
+    pick((r) => r.email),
+    pick((r) => r.createdAt),
+    pick((r) => r.consentAt),
+    pick((r) => r.updatedAt),
+    pick((r) => r.lang),
+    pick((r) => r.role ?? null),
+    pick((r) => r.building ?? null),
+    pick((r) => r.source ?? null),
+    pick((r) => r.consent.form),
+    pick((r) => r.consent.channel),
+    pick((r) => r.consent.lang),
+    pick((r) => r.consent.textVersion),
+  ];
+}
+
+/** Copies and compares in one transaction; throws (and changes nothing) when the comparison fails. */
+export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource): Promise<MigrationReport> {
+  await migrateSchema(pool);
+  const db = await pool.connect();
+  try {
+    await db.query('BEGIN');
+    await db.query('CREATE TEMP TABLE migrated (email text PRIMARY KEY) ON COMMIT DROP');
+    const waitlist = { source: 0, inserted: 0, updated: 0, keptNewer: 0, inDatabase: 0, matched: 0 };
+    let batch: WaitlistRecord[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const { rows } = await db.query<{ inserted: boolean }>(UPSERT_BATCH_SQL, columnsOf(batch));
+      const inserted = rows.filter((row) => row.inserted).length;
+      waitlist.inserted += inserted;
+      waitlist.updated += rows.length - inserted;
+      waitlist.keptNewer += batch.length - rows.length;
+      await db.query('INSERT INTO migrated SELECT unnest($1::text[])', [batch.map((r) => r.email)]);
+      batch = [];
+    };
+    for (const record of source.records) {
+      waitlist.source += 1;
+      batch.push(record);
+      if (batch.length >= BATCH) await flush();
+    }
+    await flush();
+    const counts = await db.query<{ total: string; matched: string }>(
+      'SELECT (SELECT count(*) FROM waitlist) AS total, (SELECT count(*) FROM waitlist JOIN migrated USING (email)) AS matched',
+    );
+    waitlist.inDatabase = Number(counts.rows[0].total);
+    waitlist.matched = Number(counts.rows[0].matched);
+
+    const clients = { source: source.clients.length, inserted: 0, matched: 0 };
+    for (const client of source.clients) {
+      const { rowCount } = await db.query(
+        `INSERT INTO oauth_clients (${CLIENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
+        clientParams(client),
+      );
+      clients.inserted += rowCount ?? 0;
+    }
+    const ids = source.clients.map((c) => c.id);
+    clients.matched = Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM oauth_clients WHERE id = ANY($1)', [ids])).rows[0].n);
+
+    const keys = { source: 0, inserted: 0, matched: 0, differing: [] as Environment[] };
+    for (const env of ENVIRONMENTS) {
+      const encoded = source.keys[env];
+      if (!encoded) continue;
+      keys.source += 1;
+      const before = Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM token_keys WHERE environment = $1', [env])).rows[0].n);
+      const fileKey = Buffer.from(encoded, 'base64url');
+      const stored = Buffer.from(await sharedKey(db, env, fileKey));
+      if (before === 0) keys.inserted += 1;
+      if (stored.equals(fileKey)) keys.matched += 1;
+      else keys.differing.push(env);
+    }
+
+    if (waitlist.matched !== waitlist.source || clients.matched !== clients.source) {
+      throw new Error(
+        `The comparison failed (waitlist ${waitlist.matched} of ${waitlist.source}, clients ${clients.matched} of ${clients.source} found in the database); nothing was changed.`,
+      );
+    }
+    await db.query('COMMIT');
+    return { waitlist, clients, keys };
+  } catch (error) {
+    await db.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    db.release();
+  }
+}
+
+/** The report as the lines the command prints. */
+export function reportLines(report: MigrationReport): string[] {
+  const { waitlist: w, clients: c, keys: k } = report;
+  const lines = [
+    `waitlist: ${w.source} records in the file, ${w.matched} of them in the database (${w.inserted} inserted, ${w.updated} updated, ${w.keptNewer} already there or newer); ${w.inDatabase} rows in the database`,
+    `clients: ${c.source} in the file, ${c.matched} in the database (${c.inserted} inserted)`,
+    `token keys: ${k.source} generated in the file, ${k.matched} equal in the database (${k.inserted} inserted)`,
+  ];
+  if (k.differing.length > 0) {
+    lines.push(
+      `warning: the database already had a different ${k.differing.join(' and ')} key and kept it: tokens issued by the JSON instance will not verify against PostgreSQL (they expire within 15 minutes).`,
+    );
+  }
+  return lines;
+}

@@ -1,0 +1,102 @@
+/**
+ * The migration from the JSON data directory to PostgreSQL (issue 11, "Migration in one command"):
+ * waitlist, clients and keys in one transaction, compared, safe to run again, never undoing a
+ * newer row; the export of both stores is then the same. Skipped by name without PostgreSQL.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { hashSecret, type ClientRecord } from '../../api/sidecar/domain/clients.ts';
+import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
+import { clientsPath, writeClients } from '../../api/sidecar/store/json/clients-file.ts';
+import { loadOrCreateKeys } from '../../api/sidecar/store/json/keys-file.ts';
+import { JsonWaitlistStore } from '../../api/sidecar/store/json/waitlist-store.ts';
+import { PostgresClients } from '../../api/sidecar/store/postgres/clients.ts';
+import { loadOrCreateSharedKeys } from '../../api/sidecar/store/postgres/keys.ts';
+import { migrateToPostgres, readJsonDataDir, reportLines } from '../../api/sidecar/store/postgres/migrate.ts';
+import { openPool } from '../../api/sidecar/store/postgres/pool.ts';
+import { PostgresWaitlistStore } from '../../api/sidecar/store/postgres/waitlist-store.ts';
+import type { WaitlistStore } from '../../api/sidecar/store/waitlist-store.ts';
+import { postgresBinDir, startPostgres, type PostgresEngine } from '../support/engines/postgres.ts';
+import { describeWithEngine } from '../support/engines/require.ts';
+
+const T0 = Date.parse('2026-11-20T12:00:00.000Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+
+async function exported(store: WaitlistStore): Promise<WaitlistRecord[]> {
+  const records: WaitlistRecord[] = [];
+  for await (const record of store.export()) records.push(record);
+  return records;
+}
+
+describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', () => {
+  let engine: PostgresEngine;
+  let dir: string;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    engine = await startPostgres();
+    pool = await openPool(await engine.createDatabase());
+    dir = await mkdtemp(join(tmpdir(), 'migrate-'));
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await engine?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('migrate: copies records, clients and keys, prints the compared counts, runs again safely and never undoes a newer row', async () => {
+    const json = await JsonWaitlistStore.open(dir);
+    const n = 4500; // more than two insert batches
+    for (let i = 0; i < n; i += 1) {
+      void json.upsert({ email: `p${i}@example.com`, consent: true, lang: i % 3 ? 'en' : 'de', role: i % 2 ? 'data' : undefined }, 'json', iso(T0 + i));
+    }
+    await json.upsert({ email: 'p0@example.com', consent: true, source: 'cta' }, 'form', iso(T0 + n));
+    const client: ClientRecord = { id: 'client-1', name: 'Beta', createdAt: iso(T0), scopes: ['waitlist:stats:read'], secretHash: await hashSecret('secret-1') };
+    await writeClients(clientsPath(dir), [client]);
+    const fileKeys = await loadOrCreateKeys(dir, {});
+    const jsonRecords = await exported(json);
+    await json.close();
+
+    const first = await migrateToPostgres(pool, await readJsonDataDir(dir));
+    expect(first.waitlist).toEqual({ source: n, inserted: n, updated: 0, keptNewer: 0, inDatabase: n, matched: n });
+    expect(first.clients).toEqual({ source: 1, inserted: 1, matched: 1 });
+    expect(first.keys).toEqual({ source: 2, inserted: 2, matched: 2, differing: [] });
+    expect(reportLines(first)[0]).toBe(`waitlist: ${n} records in the file, ${n} of them in the database (${n} inserted, 0 updated, 0 already there or newer); ${n} rows in the database`);
+
+    const postgres = new PostgresWaitlistStore(pool);
+    expect(await exported(postgres)).toEqual(jsonRecords);
+    expect(await new PostgresClients(pool).authenticate('client-1', 'secret-1')).toEqual({ id: 'client-1', scopes: ['waitlist:stats:read'] });
+    expect(await loadOrCreateSharedKeys(pool, {})).toEqual(fileKeys);
+
+    // After the switch a person signs up again on PostgreSQL; a second run keeps that newer row.
+    await postgres.upsert({ email: 'p1@example.com', consent: true, building: 'rag' }, 'json', iso(T0 + 10 * n));
+    const newer = await postgres.show('p1@example.com');
+    const second = await migrateToPostgres(pool, await readJsonDataDir(dir));
+    expect(second.waitlist).toEqual({ source: n, inserted: 0, updated: 0, keptNewer: n, inDatabase: n, matched: n });
+    expect(second.clients).toEqual({ source: 1, inserted: 0, matched: 1 });
+    expect(second.keys).toMatchObject({ inserted: 0, matched: 2 });
+    expect(await postgres.show('p1@example.com')).toEqual(newer);
+  });
+
+  it('migrate: a failure part-way (a duplicate address in the source) rolls back everything', async () => {
+    const other = await openPool(await engine.createDatabase());
+    try {
+      const record = (email: string): WaitlistRecord => ({
+        email,
+        createdAt: iso(T0),
+        consentAt: iso(T0),
+        updatedAt: iso(T0),
+        lang: 'en',
+        consent: { form: 'api', channel: 'json', lang: 'en', textVersion: 'v1' },
+      });
+      // The same address twice in one source is refused by the database; nothing stays behind.
+      const source = { records: [record('a@example.com'), record('a@example.com')], clients: [], keys: {} };
+      await expect(migrateToPostgres(other, source)).rejects.toThrow();
+      expect((await other.query('SELECT count(*)::int AS n FROM waitlist')).rows[0].n).toBe(0);
+    } finally {
+      await other.end();
+    }
+  });
+});
