@@ -1,13 +1,20 @@
 /**
  * One sidecar per data directory: an exclusive lock file holding the owner's pid, created with
- * O_EXCL. A lock whose pid no longer runs is stale (the owner crashed or was killed) and is taken
- * over. Two processes racing for the same stale lock within microseconds is the one case this does
- * not cover (docs/api.md).
+ * O_EXCL. A lock whose holder is gone (crashed, killed, a zombie not yet reaped, or its pid now
+ * another process's: process-state.ts) is stale and taken over; a holder that is being killed is
+ * waited for. Two processes racing for the same stale lock within microseconds is the one case
+ * this does not cover (docs/api.md).
  */
-import { open, readFile, unlink } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StartupError } from './errors.ts';
 import { PRIVATE_FILE_MODE } from './durable-file.ts';
+import { holderState } from './process-state.ts';
+
+/** How long a holder with SIGKILL pending may take to die (no event announces another's death). */
+const DYING_WAIT_MS = 2_000;
+const DYING_POLL_MS = 10;
 
 /** The lock of a data directory: held by the sidecar, and by operator commands that write its data. */
 export function dataDirLockPath(dataDir: string): string {
@@ -36,7 +43,7 @@ export async function acquireLock(path: string, what: string): Promise<Lock> {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const owner = await lockOwner(path);
-    if (owner !== undefined && isRunning(owner)) throw inUse(path, what, owner);
+    if (owner !== undefined && (await outlives(owner, path))) throw inUse(path, what, owner);
     await unlink(path).catch(() => {});
   }
   throw new StartupError(`Could not take the lock file ${path}: another process keeps creating it.`);
@@ -66,16 +73,21 @@ async function lockOwner(path: string): Promise<number | undefined> {
   return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
 }
 
-export function isRunning(pid: number): boolean {
+/** `since`: when the pid was recorded (ms since the epoch), to tell a reused pid from the holder. */
+export function isRunning(pid: number, since?: number): boolean {
   // Our own pid in a lock we do not hold is a leftover of an earlier run that had the same pid
   // (pid 1 in a container, for instance).
   if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  return holderState(pid, since) !== 'gone';
+}
+
+/** True when the lock's holder still runs; a dying holder is given DYING_WAIT_MS to finish dying. */
+async function outlives(pid: number, path: string): Promise<boolean> {
+  if (pid === process.pid) return false;
+  const written = await stat(path).then((s) => s.mtimeMs, () => undefined);
+  for (const deadline = Date.now() + DYING_WAIT_MS; ; await delay(DYING_POLL_MS)) {
+    const state = holderState(pid, written);
+    if (state !== 'dying' || Date.now() >= deadline) return state !== 'gone';
   }
 }
 
