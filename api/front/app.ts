@@ -5,6 +5,7 @@
 import type http from 'node:http';
 import { requestLine } from './log.ts';
 import { negotiateCoding, negotiatePage } from './negotiate.ts';
+import type { CorsHook } from './cors.ts';
 import { isApiPath } from './proxy.ts';
 import { SECURITY_HEADERS } from './headers.ts';
 import { matchesIfNoneMatch, type Representation } from './representation.ts';
@@ -14,6 +15,8 @@ import type { Site } from './static.ts';
 export interface FrontOptions {
   site: Site;
   proxy: (req: http.IncomingMessage, res: http.ServerResponse) => void;
+  /** CORS for the API (api/front/cors.ts); undefined when no origin is allowed. */
+  cors?: CorsHook;
   /** Receives one line per finished request; omit to log nothing. */
   log?: (line: string) => void;
   /** Milliseconds, for durations in the log. */
@@ -34,7 +37,8 @@ export function createFrontHandler(options: FrontOptions): http.RequestListener 
         log(requestLine(req.method ?? '-', target, res.writableFinished ? res.statusCode : `${res.statusCode}-aborted`, now() - started));
       });
     }
-    if (isApiPath(target)) return proxy(req, res);
+    // CORS first: it answers preflights itself and sets headers the proxy's answer keeps.
+    if (isApiPath(target)) return void (options.cors?.(req, res) || proxy(req, res));
 
     const parsed = parseTarget(target);
     if (!parsed.ok) {

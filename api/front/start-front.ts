@@ -4,6 +4,7 @@
  */
 import type { Config } from '../config.ts';
 import { createFrontHandler } from './app.ts';
+import { createCors } from './cors.ts';
 import { trustedProxies } from '../net/client-address.ts';
 import { createProxy, type Upstream } from './proxy.ts';
 import { listen, type Listening } from './server.ts';
@@ -28,6 +29,6 @@ export async function startFront(config: Config, options: FrontOptions = {}): Pr
     onError: (message) => console.error(message),
   });
   const log = config.LOG_REQUESTS ? (line: string) => console.log(line) : undefined;
-  const listening = await listen(createFrontHandler({ site, proxy, log }), config.HOST, config.PORT);
+  const listening = await listen(createFrontHandler({ site, proxy, log, cors: createCors(config.CORS_ORIGINS) }), config.HOST, config.PORT);
   return { ...listening, closeProxy };
 }
