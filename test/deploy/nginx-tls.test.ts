@@ -1,0 +1,108 @@
+/**
+ * docs/deploy/nginx/waitlist.conf + upstream-one.conf on real nginx, TLS with a certificate made
+ * now, in front of the real stack (scripts/start.ts) built for the https:// address.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { API_PATHS, ENV_PREFIX, THANKS_PATHS } from '../../api/contract/paths.ts';
+import { OWN_STACK_TIMEOUT_MS, forgetBuild, freePort, startStack, type RunningStack } from '../support/stack.ts';
+import { engine } from './engine.ts';
+import { call, startNginx, type RunningNginx } from './nginx.ts';
+
+const ready = engine('nginx') && engine('openssl');
+/** The relaxed policy (status probe) at 3 per window, so a few calls show whose window they count in. */
+const LIMIT = 3;
+
+describe.runIf(ready)('nginx TLS in front of the product (docs/deploy/nginx/waitlist.conf)', () => {
+  let dist: string;
+  let nginx: RunningNginx;
+  let trusting: RunningStack;
+  let frontPort: number;
+
+  beforeAll(async () => {
+    dist = await mkdtemp(path.join(tmpdir(), 'deploy-dist-'));
+    frontPort = await freePort();
+    const tlsPort = await freePort();
+    nginx = await startNginx('upstream-one.conf', [`127.0.0.1:${frontPort}`], tlsPort);
+    // As the guide says: BASE_URL is the public https:// address, TRUST_PROXY is nginx's address.
+    // The sample operator details are still in place, so this is a staging build.
+    trusting = await startStack({
+      port: frontPort, distDir: dist, baseUrl: nginx.url,
+      env: { TRUST_PROXY: '127.0.0.1', RATE_LIMIT_RELAXED: String(LIMIT), ALLOW_SAMPLE_DETAILS: 'true', LOG_REQUESTS: 'true' },
+      timeoutMs: OWN_STACK_TIMEOUT_MS,
+    });
+  }, OWN_STACK_TIMEOUT_MS * 2);
+
+  afterAll(async () => {
+    await trusting?.stop();
+    await nginx?.stop();
+    if (dist) await Promise.all([rm(dist, { recursive: true, force: true }), forgetBuild(dist)]);
+  });
+
+  test('pages through TLS: 200 HTML with HSTS (RFC 6797) and one request id', async () => {
+    const page = await call(`${nginx.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['strict-transport-security']).toBe('max-age=63072000');
+    expect(page.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
+    expect(page.body).toContain(`${nginx.url}/`);
+  });
+
+  test('plain HTTP -> 301 to the same path on https', async () => {
+    const answer = await call(`${nginx.plainUrl}/developers/?x=1`, { headers: { host: 'waitlist.test' } });
+    expect(answer.status).toBe(301);
+    expect(answer.headers.location).toBe('https://waitlist.test/developers/?x=1');
+  });
+
+  test('API through TLS: status, a sign-up (JSON 200) and a form post (303), HSTS on each', async () => {
+    const status = await call(`${nginx.url}${API_PATHS.status}`, { from: '127.0.0.4' });
+    expect(status.status).toBe(200);
+    expect(JSON.parse(status.body)).toMatchObject({ status: 'ok', environment: 'production' });
+    const signUp = await call(`${nginx.url}${API_PATHS.waitlist}`, { method: 'POST', body: JSON.stringify({ email: 'ada@example.com', consent: true }) });
+    expect([signUp.status, signUp.body]).toEqual([200, '{"accepted":true}']);
+    const form = await call(`${nginx.url}${ENV_PREFIX.sandbox}${API_PATHS.waitlist}`, {
+      method: 'POST', body: 'email=bob@example.com&consent=on&lang=de', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect([form.status, form.headers.location]).toEqual([303, THANKS_PATHS.de]);
+    for (const answer of [status, signUp, form]) expect(answer.headers['strict-transport-security']).toBe('max-age=63072000');
+  });
+
+  test('TRUST_PROXY=nginx: each client is limited by its own address, not by nginx\'s', async () => {
+    const url = `${nginx.url}${API_PATHS.status}`;
+    for (let i = 0; i < LIMIT; i++) expect((await call(url, { from: '127.0.0.2' })).status).toBe(200);
+    expect((await call(url, { from: '127.0.0.2' })).status).toBe(429);
+    const other = await call(url, { from: '127.0.0.3' });
+    expect(other.status).toBe(200);
+    expect(other.headers['ratelimit-remaining']).toBe(String(LIMIT - 1));
+  });
+
+  test('a client cannot pick its address: an X-Forwarded-For it sends is replaced by nginx', async () => {
+    const url = `${nginx.url}${API_PATHS.status}`;
+    const spoof = { 'x-forwarded-for': '198.51.100.7' };
+    const first = await call(url, { from: '127.0.0.5', headers: spoof });
+    const second = await call(url, { from: '127.0.0.5', headers: { 'x-forwarded-for': '198.51.100.8' } });
+    expect([first.headers['ratelimit-remaining'], second.headers['ratelimit-remaining']]).toEqual([String(LIMIT - 1), String(LIMIT - 2)]);
+  });
+
+  test('the request id nginx gives a request is the one the product logs', async () => {
+    const answer = await call(`${nginx.url}/thanks/`);
+    const id = answer.headers['x-request-id'] as string;
+    await expect.poll(() => trusting.output()).toContain(id);
+  });
+
+  test('without TRUST_PROXY every client counts as nginx: the guide\'s setting is what makes the limit per client', async () => {
+    const port = await freePort();
+    const other = await startNginx('upstream-one.conf', [`127.0.0.1:${port}`]);
+    const stack = await startStack({ port, distDir: dist, baseUrl: nginx.url, env: { RATE_LIMIT_RELAXED: String(LIMIT), ALLOW_SAMPLE_DETAILS: 'true' }, timeoutMs: OWN_STACK_TIMEOUT_MS });
+    try {
+      const url = `${other.url}${API_PATHS.status}`;
+      for (let i = 0; i < LIMIT; i++) await call(url, { from: '127.0.0.2' });
+      expect((await call(url, { from: '127.0.0.3' })).status).toBe(429);
+    } finally {
+      await stack.stop();
+      await other.stop();
+    }
+  }, OWN_STACK_TIMEOUT_MS);
+});
