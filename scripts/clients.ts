@@ -1,83 +1,89 @@
 /**
- * Operator command for the production OAuth clients (DATA_DIR/clients.json):
- *
- *   npm run clients -- create <name>   prints a new client id and secret, once
- *   npm run clients -- list            id, name, created (never secrets)
- *   npm run clients -- delete <id>
- *
- * Secrets are stored only as salted scrypt hashes (mode 0600). A running sidecar sees the change
- * on its next token request; no restart is needed. The sandbox client is built in and not listed.
+ * Operator command for the production OAuth clients (`npm run clients -- --help`): create, list,
+ * delete, on whichever engine the configuration selects (store/backend.ts openClientRegistry:
+ * DATA_DIR/clients.json, or the clients table with DATABASE_URL). Secrets are stored only as
+ * salted scrypt hashes and printed once, at creation. A running sidecar sees every change on its
+ * next token request, without a restart. The sandbox client is built in and not listed.
  */
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { configOrExit } from '../api/config.ts';
-import { SCOPES } from '../api/contract/index.ts';
-import { hashSecret, newClientId, newClientSecret, type ClientRecord } from '../api/sidecar/domain/clients.ts';
-import { clientsPath, readClients, writeClients } from '../api/sidecar/store/json/clients-file.ts';
-import { StartupError } from '../api/sidecar/store/errors.ts';
-import { acquireLock } from '../api/sidecar/store/lock.ts';
+import { SCOPES, TOKEN_TTL_SECONDS } from '../api/contract/index.ts';
+import { hashSecret, newClientId, newClientSecret, type ClientRecord, type ClientRegistry } from '../api/sidecar/domain/clients.ts';
+import { openClientRegistry } from '../api/sidecar/store/backend.ts';
+import { EXIT, main, printJson, type Program } from './cli.ts';
 
-const USAGE = 'usage: npm run clients -- create <name> | list | delete <id>';
-
-async function main(args: string[]): Promise<number> {
-  const [command, ...rest] = args;
-  if (!['create', 'list', 'delete'].includes(command ?? '')) {
-    console.error(USAGE);
-    return 2;
-  }
-  const dataDir = resolve(configOrExit().DATA_DIR);
-  const path = clientsPath(dataDir);
-  if (command === 'list') return list(await readClients(path));
-
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  // Serialises concurrent runs of this command; the sidecar only reads the file.
-  const lock = await acquireLock(join(dataDir, 'clients.lock'), `The clients file ${path}`);
+async function withClients<T>(use: (clients: ClientRegistry) => Promise<T>): Promise<T> {
+  const opened = await openClientRegistry(configOrExit());
   try {
-    const clients = await readClients(path);
-    if (command === 'create') return await create(path, clients, rest.join(' ').trim());
-    return await remove(path, clients, rest[0] ?? '');
+    return await use(opened.clients);
   } finally {
-    await lock.release();
+    await opened.close();
   }
 }
 
-function list(clients: readonly ClientRecord[]): number {
-  if (clients.length === 0) console.log('No production clients. Create one with: npm run clients -- create <name>');
-  for (const client of clients) console.log(`${client.id}\t${client.createdAt}\t${client.name}`);
-  return 0;
-}
+/** What list shows of a client: never its secret hash. */
+const TOKENS_LIVE = `tokens already issued stay valid until they expire (at most ${TOKEN_TTL_SECONDS / 60} minutes)`;
 
-async function create(path: string, clients: ClientRecord[], name: string): Promise<number> {
-  if (!name) {
-    console.error(`A client needs a name. ${USAGE}`);
-    return 2;
-  }
-  const id = newClientId();
-  const secret = newClientSecret();
-  const record: ClientRecord = { id, name, createdAt: new Date().toISOString(), scopes: [...SCOPES], secretHash: await hashSecret(secret) };
-  await writeClients(path, [...clients, record]);
-  console.log(`Created client "${name}".`);
-  console.log(`client_id: ${id}`);
-  console.log(`client_secret: ${secret}`);
-  console.log('The secret is shown only this once and cannot be recovered: store it now.');
-  return 0;
-}
+const visible = ({ id, name, createdAt, scopes }: ClientRecord) => ({ id, name, createdAt, scopes });
 
-async function remove(path: string, clients: ClientRecord[], id: string): Promise<number> {
-  const kept = clients.filter((client) => client.id !== id);
-  if (!id || kept.length === clients.length) {
-    console.error(`No client with id "${id}". See npm run clients -- list`);
-    return 1;
-  }
-  await writeClients(path, kept);
-  console.log(`Deleted client ${id}. Its tokens stay valid until they expire (at most 15 minutes).`);
-  return 0;
-}
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof StartupError ? error.message : `clients: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
+const program: Program = {
+  name: 'npm run clients --',
+  summary: 'The production OAuth clients (client credentials for the statistics API).',
+  footer: [
+    'Every command takes --help. A name with spaces goes in quotes: create "Partner dashboard"',
+    'Exit codes: 0 done, 1 error, 2 usage, 3 no client with that id.',
+    'Engine: PostgreSQL when DATABASE_URL is set, else DATA_DIR/clients.json.',
+  ].join('\n'),
+  commands: {
+    create: {
+      synopsis: 'create [--json] NAME',
+      help: [
+        'Creates a client with every scope and prints its id and secret. The secret is shown only this once.',
+        '  --json   {"client_id", "client_secret", "name", "createdAt", "scopes"} on one line',
+      ].join('\n'),
+      options: { json: { type: 'boolean' } },
+      args: ['NAME'],
+      async run({ values, positionals: [typed] }) {
+        const name = typed.trim();
+        const secret = newClientSecret();
+        const record: ClientRecord = { id: newClientId(), name, createdAt: new Date().toISOString(), scopes: [...SCOPES], secretHash: await hashSecret(secret) };
+        await withClients((clients) => clients.create(record));
+        if (values.json) {
+          printJson({ client_id: record.id, client_secret: secret, name, createdAt: record.createdAt, scopes: record.scopes });
+          return EXIT.ok;
+        }
+        console.log(`Created client ${JSON.stringify(name)}.`);
+        console.log(`client_id: ${record.id}`);
+        console.log(`client_secret: ${secret}`);
+        console.log('The secret is shown only this once and cannot be recovered: store it now.');
+        return EXIT.ok;
+      },
+    },
+    list: {
+      synopsis: 'list [--json]',
+      help: 'Every production client: id, creation time, name (never secrets).\n  --json   an array of {id, name, createdAt, scopes}',
+      options: { json: { type: 'boolean' } },
+      async run({ values }) {
+        const clients = await withClients((registry) => registry.list());
+        if (values.json) printJson(clients.map(visible));
+        else if (clients.length === 0) console.log('No production clients. Create one with: npm run clients -- create NAME');
+        else for (const client of clients) console.log(`${client.id}\t${client.createdAt}\t${client.name}`);
+        return EXIT.ok;
+      },
+    },
+    delete: {
+      synopsis: 'delete ID',
+      help: `Deletes a client. Every instance refuses it from its next token request; ${TOKENS_LIVE}.`,
+      args: ['ID'],
+      async run({ positionals: [id] }) {
+        if (!(await withClients((clients) => clients.delete(id)))) {
+          console.error(`No client with id ${JSON.stringify(id)}. See npm run clients -- list`);
+          return EXIT.notFound;
+        }
+        console.log(`Deleted client ${id}; ${TOKENS_LIVE}.`);
+        return EXIT.ok;
+      },
+    },
   },
-);
+};
+
+main(program, 'clients');

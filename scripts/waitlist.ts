@@ -1,124 +1,121 @@
 /**
- * Operator command for the waitlist data (DATA_DIR/waitlist.json):
- *
- *   npm run waitlist -- export [--format=jsonl|csv]   every record, every field, to stdout
- *   npm run waitlist -- count                         the number of records
- *   npm run waitlist -- erase <address>               removes one address (GDPR Art. 17)
- *
- * export and count only read the file: safe while the sidecar runs (every commit is an atomic
- * rename), and they show the last commit. erase writes, so it takes the data-directory lock
- * through the store code, like the sidecar does: while the sidecar runs it refuses (exit 1), since
- * the sidecar is the single writer and keeps its own copy in memory. Exit codes: 0 done, 1 error
- * or data directory in use, 2 usage, 3 no record of that address.
- * Nothing here prints an address from the data; erase echoes only what the operator typed.
+ * Operator command for the waitlist (`npm run waitlist -- --help`): export, count, show (GDPR
+ * Art. 15), erase (Art. 17), on whichever engine the configuration selects, while the service runs
+ * (api/sidecar/operator/access.ts: PostgreSQL directly; JSON through the sidecar's operator socket,
+ * or the file itself when no sidecar runs). Nothing here prints an address from the data except
+ * the one record `show` was asked for; messages echo only what the operator typed.
  */
-import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { configOrExit } from '../api/config.ts';
+import { LANGS, type Lang } from '../api/contract/index.ts';
 import { normaliseEmail } from '../api/sidecar/domain/email.ts';
 import { EXPORT_FORMATS, exportHeader, exportLine, type ExportFormat } from '../api/sidecar/domain/record-export.ts';
-import { StartupError } from '../api/sidecar/store/errors.ts';
-import { LockHeldError, acquireLock, dataDirLockPath } from '../api/sidecar/store/lock.ts';
-import { JsonWaitlistStore, STORE_FILE_NAME, readCommittedRecords } from '../api/sidecar/store/json/waitlist-store.ts';
-import type { RecordTable } from '../api/sidecar/store/json/record-table.ts';
+import { openForOperator, type OperatorAccess } from '../api/sidecar/operator/access.ts';
+import { EXIT, main, printJson, UsageError, write, type Program } from './cli.ts';
 
-const USAGE = `usage: npm run waitlist -- export [--format=${EXPORT_FORMATS.join('|')}] | count | erase <address>`;
-const EXIT_NOT_FOUND = 3;
 /** Lines gathered per write to stdout. */
 const LINES_PER_WRITE = 1000;
 
-async function main(args: string[]): Promise<number> {
-  const [command, ...rest] = args;
-  const format = command === 'export' ? exportFormat(rest) : undefined;
-  const address = command === 'erase' && rest.length === 1 ? rest[0] : undefined;
-  const valid = (command === 'export' && format) || (command === 'count' && rest.length === 0) || (command === 'erase' && address?.trim());
-  if (!valid) {
-    console.error(USAGE);
-    return 2;
-  }
-  const dataDir = resolve(configOrExit().DATA_DIR);
-  const path = join(dataDir, STORE_FILE_NAME);
-  if (command === 'erase') return erase(dataDir, path, address!);
-  const records = await readCommittedRecords(dataDir);
-  if (!records) return noDataFile(path);
-  if (command === 'count') {
-    console.log(records.size);
-    return 0;
-  }
-  await writeExport(records, format!);
-  return 0;
-}
-
-function exportFormat(options: string[]): ExportFormat | undefined {
-  if (options.length === 0) return 'jsonl';
-  const match = options.length === 1 ? /^--format=(.*)$/.exec(options[0]) : null;
-  return EXPORT_FORMATS.find((format) => format === match?.[1]);
-}
-
-function noDataFile(path: string): number {
-  console.error(`There is no waitlist data file at ${path}. Check DATA_DIR (the sidecar creates the file when it first starts).`);
-  return 1;
-}
-
-async function writeExport(records: RecordTable, format: ExportFormat): Promise<void> {
-  let lines = [exportHeader(format)];
-  for (const record of records.values()) {
-    lines.push(exportLine(format, record));
-    if (lines.length >= LINES_PER_WRITE) {
-      await write(lines.join(''));
-      lines = [];
-    }
-  }
-  await write(lines.join(''));
-}
-
-/** Writes to stdout and waits for it to drain, so a large export does not pile up in memory. */
-function write(text: string): Promise<void> {
-  return new Promise((done) => {
-    if (process.stdout.write(text)) done();
-    else process.stdout.once('drain', done);
-  });
-}
-
-async function erase(dataDir: string, path: string, typed: string): Promise<number> {
-  const email = normaliseEmail(typed);
-  if (!(await stat(path).catch(() => undefined))) return noDataFile(path);
-  let lock;
+async function withStore<T>(intent: 'read' | 'write', use: (access: OperatorAccess) => Promise<T>): Promise<T> {
+  const access = await openForOperator(configOrExit(), intent);
   try {
-    lock = await acquireLock(dataDirLockPath(dataDir), `The data directory ${dataDir}`);
-  } catch (error) {
-    if (!(error instanceof LockHeldError)) throw error;
-    console.error(
-      `The sidecar is running (pid ${error.owner}) on ${dataDir}; it is the only writer of the waitlist and keeps it in memory. ` +
-        'Stop the service, erase, start again. Nothing was changed.',
-    );
-    return 1;
-  }
-  try {
-    const store = await JsonWaitlistStore.open(dataDir);
-    const found = await store.erase(email);
-    await store.close();
-    const lookedUp = `${JSON.stringify(typed)} (looked up as ${email})`;
-    if (!found) {
-      console.log(`No record of ${lookedUp}. Nothing was changed.`);
-      return EXIT_NOT_FOUND;
-    }
-    console.log(`Erased the record of ${lookedUp}. ${path} no longer holds it; backups still do until they are rotated.`);
-    return 0;
+    return await use(access);
   } finally {
-    await lock.release();
+    await access.close();
   }
 }
 
-// `npm run waitlist -- export | head` closes the pipe early: that is not an error.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => process.exit(error.code === 'EPIPE' ? 0 : 1));
+/** `--since` as an ISO time: a date (UTC midnight) or a date and time. */
+function sinceOption(value: string | boolean | undefined): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw new UsageError(`--since must be a date or time such as 2026-11-01 or 2026-11-01T12:00:00Z, not ${JSON.stringify(value)}`);
+  return new Date(ms).toISOString();
+}
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
+const program: Program = {
+  name: 'npm run waitlist --',
+  summary: 'The waitlist records, for the operator. Works while the service runs.',
+  footer: [
+    'Every command takes --help. An address that starts with "-" goes after "--": erase -- -a@example.com',
+    'Exit codes: 0 done, 1 error, 2 usage, 3 no record of that address.',
+    'Engine: PostgreSQL when DATABASE_URL is set, else the JSON file in DATA_DIR.',
+  ].join('\n'),
+  commands: {
+    export: {
+      synopsis: 'export [--format jsonl|csv] [--lang en|de] [--since DATE]',
+      help: [
+        'Every record (or those matching the filters), every field, in sign-up order, to stdout.',
+        '  --format jsonl   one JSON record per line, exactly as stored (default)',
+        '  --format csv     RFC 4180 with a header; cells that a spreadsheet would run as a formula get a leading \'',
+        '  --lang LANG      only records with this notification language',
+        '  --since DATE     only records first signed up at or after DATE (UTC), e.g. 2026-11-01',
+      ].join('\n'),
+      options: { format: { type: 'string', choices: EXPORT_FORMATS }, lang: { type: 'string', choices: LANGS }, since: { type: 'string' } },
+      async run({ values }) {
+        const format = (values.format ?? 'jsonl') as ExportFormat;
+        const filter = { lang: values.lang as Lang | undefined, since: sinceOption(values.since) };
+        await withStore('read', async ({ store }) => {
+          let lines = [exportHeader(format)];
+          for await (const record of store.export(filter)) {
+            lines.push(exportLine(format, record));
+            if (lines.length < LINES_PER_WRITE) continue;
+            await write(lines.join(''));
+            lines = [];
+          }
+          await write(lines.join(''));
+        });
+        return EXIT.ok;
+      },
+    },
+    count: {
+      synopsis: 'count [--json]',
+      help: 'The number of records.\n  --json   {"count": N}',
+      options: { json: { type: 'boolean' } },
+      async run({ values }) {
+        const count = await withStore('read', ({ store }) => store.count());
+        if (values.json) printJson({ count });
+        else console.log(count);
+        return EXIT.ok;
+      },
+    },
+    show: {
+      synopsis: 'show [--json] EMAIL',
+      help: [
+        "One person's record as JSON (GDPR Art. 15), found the way the API normalises addresses.",
+        '  --json   the record on one line (default: indented)',
+      ].join('\n'),
+      options: { json: { type: 'boolean' } },
+      args: ['EMAIL'],
+      async run({ values, positionals: [typed] }) {
+        const email = normaliseEmail(typed);
+        const record = await withStore('read', ({ store }) => store.show(email));
+        if (!record) {
+          console.error(`No record of ${JSON.stringify(typed)} (looked up as ${email}).`);
+          return EXIT.notFound;
+        }
+        process.stdout.write(`${JSON.stringify(record, null, values.json ? undefined : 2)}\n`);
+        return EXIT.ok;
+      },
+    },
+    erase: {
+      synopsis: 'erase EMAIL',
+      help: "Removes one person's record (GDPR Art. 17), durably, while the service runs.",
+      args: ['EMAIL'],
+      async run({ positionals: [typed] }) {
+        const email = normaliseEmail(typed);
+        const lookedUp = `${JSON.stringify(typed)} (looked up as ${email})`;
+        return withStore('write', async ({ store, where }) => {
+          if (!(await store.erase(email))) {
+            console.log(`No record of ${lookedUp}. Nothing was changed.`);
+            return EXIT.notFound;
+          }
+          console.log(`Erased the record of ${lookedUp}. ${where} no longer holds it; backups still do until they are rotated.`);
+          return EXIT.ok;
+        });
+      },
+    },
+    // `migrate --to URL` (issue 11): api/sidecar/store/postgres/migrate.ts, added here by its author.
   },
-  (error: unknown) => {
-    console.error(error instanceof StartupError ? error.message : `waitlist: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  },
-);
+};
+
+main(program, 'waitlist');

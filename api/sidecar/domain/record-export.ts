@@ -1,8 +1,9 @@
 /**
  * Waitlist records as export lines for the operator (`npm run waitlist -- export`): JSON lines
  * (one record per line, exactly as stored) or CSV (RFC 4180: header line, CRLF, quoted where
- * needed). The CSV columns are derived from the record schema, so a new field is exported without
- * a change here; the nested consent evidence becomes `consent.form`, `consent.channel`, ….
+ * needed, formula cells neutralised). The CSV columns are derived from the record schema, so a
+ * new field is exported without a change here; the nested consent evidence becomes `consent.form`,
+ * `consent.channel`, ….
  */
 import { z } from 'zod';
 import { WaitlistRecord } from './record.ts';
@@ -23,9 +24,17 @@ const COLUMNS: { name: string; read: (record: WaitlistRecord) => unknown }[] = O
 
 export const CSV_COLUMNS: readonly string[] = COLUMNS.map((column) => column.name);
 
+/**
+ * OWASP "CSV Injection": a spreadsheet runs a cell that starts with = + - @ TAB or CR as a formula
+ * (an address such as `-2+3@example.com` is valid). Such a cell gets a leading ' so it stays
+ * text; the JSON Lines export stays exact.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 // RFC 4180 §2: fields with a comma, a double quote or a line break are quoted, quotes doubled.
-function csvField(value: unknown): string {
-  const text = value === undefined || value === null ? '' : String(value);
+export function csvField(value: unknown): string {
+  const raw = value === undefined || value === null ? '' : String(value);
+  const text = FORMULA_START.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

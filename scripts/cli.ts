@@ -1,0 +1,131 @@
+/**
+ * What the operator commands (scripts/waitlist.ts, scripts/clients.ts) share: subcommands parsed
+ * with node:util parseArgs (strict: an unknown flag is an error; `--flag value` and `--flag=value`
+ * both work; `--` ends the flags, for an argument that starts with `-`), `--help` on every level
+ * (stdout, exit 0), usage errors that name the problem and print the usage (stderr, exit 2), and
+ * one way to print failures (exit 1) and write large outputs.
+ */
+import { parseArgs } from 'node:util';
+import { StartupError } from '../api/sidecar/store/errors.ts';
+
+export const EXIT = { ok: 0, error: 1, usage: 2, notFound: 3 } as const;
+
+type OptionSpec = { type: 'string' | 'boolean'; short?: string; choices?: readonly string[] };
+
+export interface Parsed {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+export interface Subcommand {
+  /** Flags and arguments, e.g. `show [--json] EMAIL`. */
+  synopsis: string;
+  /** What it does; further lines explain options. */
+  help: string;
+  options?: Record<string, OptionSpec>;
+  /** Names of the required arguments, in order. */
+  args?: string[];
+  run(parsed: Parsed): Promise<number>;
+}
+
+export class UsageError extends Error {}
+
+export interface Program {
+  /** How the operator calls it, e.g. `npm run waitlist --`. */
+  name: string;
+  summary: string;
+  commands: Record<string, Subcommand>;
+  /** Lines after the command list (exit codes, environment). */
+  footer: string;
+}
+
+function programUsage(program: Program): string {
+  const width = Math.max(...Object.keys(program.commands).map((name) => name.length));
+  const lines = Object.entries(program.commands).map(
+    ([name, command]) => `  ${program.name} ${command.synopsis.padEnd(width + 1)}\n      ${command.help.split('\n')[0]}`,
+  );
+  return `${program.summary}\n\nusage:\n${lines.join('\n')}\n\n${program.footer}\n`;
+}
+
+function commandUsage(program: Program, command: Subcommand): string {
+  return `usage: ${program.name} ${command.synopsis}\n\n${command.help}\n`;
+}
+
+/** Parses `argv` (without node and script), runs the subcommand, and resolves with the exit code. */
+export async function runProgram(program: Program, argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) return usageError(`missing command`, programUsage(program));
+  if (name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(programUsage(program));
+    return EXIT.ok;
+  }
+  const command = Object.hasOwn(program.commands, name) ? program.commands[name] : undefined;
+  if (!command) return usageError(`unknown command ${JSON.stringify(name)}`, programUsage(program));
+  let parsed: Parsed;
+  try {
+    parsed = parseCommand(command, rest);
+  } catch (error) {
+    if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+      return usageError((error as Error).message, commandUsage(program, command));
+    }
+    throw error;
+  }
+  if (parsed.values.help) {
+    process.stdout.write(commandUsage(program, command));
+    return EXIT.ok;
+  }
+  return command.run(parsed);
+}
+
+function parseCommand(command: Subcommand, args: string[]): Parsed {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  for (const [key, spec] of Object.entries(command.options ?? {})) options[key] = { type: spec.type, ...(spec.short ? { short: spec.short } : {}) };
+  const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
+  if (values.help) return { values, positionals };
+  for (const [key, spec] of Object.entries(command.options ?? {})) {
+    const value = values[key];
+    if (spec.choices && typeof value === 'string' && !spec.choices.includes(value)) {
+      throw new UsageError(`--${key} must be one of ${spec.choices.join(', ')}, not ${JSON.stringify(value)}`);
+    }
+  }
+  const wanted = command.args ?? [];
+  if (positionals.length < wanted.length) throw new UsageError(`missing ${wanted[positionals.length]}`);
+  if (positionals.length > wanted.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[wanted.length])}`);
+  wanted.forEach((arg, i) => {
+    if (!positionals[i].trim()) throw new UsageError(`${arg} is empty`);
+  });
+  return { values, positionals };
+}
+
+function usageError(problem: string, usage: string): number {
+  process.stderr.write(`error: ${problem}\n\n${usage}`);
+  return EXIT.usage;
+}
+
+/** Runs a program as the process: exit code from it; a StartupError's message alone, anything else with the program's name. */
+export function main(program: Program, label: string): void {
+  // `… export | head` closes the pipe early: that is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => process.exit(error.code === 'EPIPE' ? 0 : 1));
+  runProgram(program, process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof StartupError ? error.message : `${label}: ${error instanceof Error ? error.message : String(error)}`}\n`);
+      process.exitCode = EXIT.error;
+    },
+  );
+}
+
+/** Writes to stdout and waits for it to drain, so a large output does not pile up in memory. */
+export function write(text: string): Promise<void> {
+  return new Promise((done) => {
+    if (process.stdout.write(text)) done();
+    else process.stdout.once('drain', done);
+  });
+}
+
+/** One JSON document on one line (for --json). */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
