@@ -27,7 +27,7 @@ export interface OperatorAccess {
 export async function openForOperator(config: Config, intent: 'read' | 'write'): Promise<OperatorAccess> {
   if (config.DATABASE_URL) {
     const backend = await openBackend(config);
-    return { store: backend.store, via: 'database', where: await backend.describe(), close: () => backend.close() };
+    return { store: backend.store, via: 'database', where: 'The PostgreSQL database', close: () => backend.close() };
   }
   const dataDir = resolve(config.DATA_DIR);
   const path = join(dataDir, STORE_FILE_NAME);
