@@ -1,0 +1,68 @@
+/**
+ * docs/deploy/nginx/upstream-two.conf: one nginx, two instances of the product (each its own
+ * front + sidecar; here each with its own JSON store, in production both on the same PostgreSQL
+ * and Redis). nginx spreads requests over both and keeps serving while one is stopped.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { API_PATHS } from '../../api/contract/paths.ts';
+import { OWN_STACK_TIMEOUT_MS, ROOT, forgetBuild, freePort, stackEnv, startStack, type RunningStack } from '../support/stack.ts';
+import { engine } from './engine.ts';
+import { call, startNginx, type RunningNginx } from './nginx.ts';
+
+const ready = engine('nginx') && engine('openssl');
+
+/** What the operator's `npm run waitlist -- count` says about an instance's data directory. */
+async function count(dataDir: string): Promise<number> {
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/waitlist.ts'), 'count'], { cwd: ROOT, env: stackEnv({ DATA_DIR: dataDir }) });
+  return Number(stdout.trim());
+}
+
+const signUp = (url: string, i: number) => call(`${url}${API_PATHS.waitlist}`, { method: 'POST', body: JSON.stringify({ email: `user${i}@example.com`, consent: true }) });
+
+describe.runIf(ready)('nginx in front of two instances (docs/deploy/nginx/upstream-two.conf)', () => {
+  let dist: string;
+  let nginx: RunningNginx;
+  const instances: RunningStack[] = [];
+
+  beforeAll(async () => {
+    dist = await mkdtemp(path.join(tmpdir(), 'deploy-dist-'));
+    const ports = [await freePort(), await freePort()];
+    const tlsPort = await freePort();
+    const baseUrl = `https://127.0.0.1:${tlsPort}`;
+    nginx = await startNginx('upstream-two.conf', ports.map((port) => `127.0.0.1:${port}`), tlsPort);
+    // The first start builds the site; the second finds it current and only starts.
+    for (const port of ports) {
+      instances.push(await startStack({ port, distDir: dist, baseUrl, env: { TRUST_PROXY: '127.0.0.1', ALLOW_SAMPLE_DETAILS: 'true' }, timeoutMs: OWN_STACK_TIMEOUT_MS }));
+    }
+  }, OWN_STACK_TIMEOUT_MS * 3);
+
+  afterAll(async () => {
+    for (const instance of instances) await instance.stop();
+    await nginx?.stop();
+    if (dist) await Promise.all([rm(dist, { recursive: true, force: true }), forgetBuild(dist)]);
+  });
+
+  test('sign-ups through nginx are spread over both instances, and every one is stored once', async () => {
+    const answers = [];
+    for (let i = 0; i < 10; i++) answers.push(await signUp(nginx.url, i));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    const counts = await Promise.all(instances.map((instance) => count(instance.dataDir)));
+    expect(counts[0]).toBeGreaterThan(0);
+    expect(counts[1]).toBeGreaterThan(0);
+    expect(counts[0] + counts[1]).toBe(10);
+  });
+
+  test('one instance stopped (a restart, a crash): pages and sign-ups still answer through the other', async () => {
+    const [gone, left] = instances;
+    const before = await count(left.dataDir);
+    await gone.stop();
+    for (let i = 0; i < 6; i++) expect((await call(`${nginx.url}/`)).status).toBe(200);
+    for (let i = 100; i < 106; i++) expect((await signUp(nginx.url, i)).status).toBe(200);
+    expect(await count(left.dataDir)).toBe(before + 6);
+  }, OWN_STACK_TIMEOUT_MS);
+});
