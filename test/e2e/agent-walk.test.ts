@@ -1,7 +1,8 @@
 /**
- * An agent that knows nothing but the base URL: from `/`, it follows only what the service
- * publishes (the api-catalog Link, the catalog, the OpenAPI document, the sandbox token URL and
- * the credentials the document states) to a successful sandbox statistics call.
+ * An agent that knows nothing but the base URL and reads Markdown: from `/` with
+ * `Accept: text/markdown`, it follows only what the service publishes (the api-catalog Link, the
+ * catalog, the OpenAPI document, the sandbox token URL and the credentials the document states)
+ * to a successful sandbox statistics call, and prints how many requests that took.
  */
 import { expect, inject, it } from 'vitest';
 import type { OpenApiDocument, OperationObject } from '../../api/docs/openapi-types.ts';
@@ -9,7 +10,10 @@ import { responseViolations } from '../support/openapi.ts';
 
 const { baseUrl } = inject('stack');
 
+let requests = 0;
+
 async function fetchOk(url: string, init: RequestInit = {}): Promise<Response> {
+  requests += 1;
   const response = await fetch(url, init);
   if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url} -> ${response.status}: ${await response.text()}`);
   return response;
@@ -23,9 +27,10 @@ function catalogLink(response: Response, html: string): string | undefined {
   return target ? new URL(target, response.url).href : undefined;
 }
 
-it('agent walk: / -> api-catalog -> OpenAPI -> sandbox token -> sandbox statistics (200, valid against the document)', async () => {
-  // 1. The home page names the catalog.
-  const home = await fetchOk(`${baseUrl}/`);
+it('agent walk: / as Markdown -> api-catalog -> OpenAPI -> sandbox token -> sandbox statistics (200, valid against the document)', async () => {
+  // 1. The home page, as Markdown, names the catalog.
+  const home = await fetchOk(`${baseUrl}/`, { headers: { accept: 'text/markdown' } });
+  expect(home.headers.get('content-type')).toMatch(/^text\/markdown/);
   const catalogUrl = catalogLink(home, await home.text());
   expect(catalogUrl).toBeDefined();
 
@@ -75,6 +80,7 @@ it('agent walk: / -> api-catalog -> OpenAPI -> sandbox token -> sandbox statisti
 
   // 7. The statistics call, held to the document the agent fetched.
   const statsUrl = `${server}${path}`;
+  requests += 1;
   const stats = await fetch(statsUrl, { headers: { authorization: `Bearer ${accessToken}` } });
   const text = await stats.text();
   expect(stats.status).toBe(200);
@@ -83,4 +89,6 @@ it('agent walk: / -> api-catalog -> OpenAPI -> sandbox token -> sandbox statisti
     doc,
   );
   expect(violations).toEqual([]);
+  console.log(`agent walk: ${requests} requests from / (Accept: text/markdown) to sandbox statistics`);
+  expect(requests).toBeLessThanOrEqual(7);
 });
