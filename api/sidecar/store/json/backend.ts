@@ -22,7 +22,8 @@ import { JsonWaitlistStore } from './waitlist-store.ts';
  */
 export const COMFORTABLE_RECORDS = 200_000;
 
-export async function openJsonBackend(config: Config, options: BackendOptions): Promise<Backend> {
+/** `comfortableRecords` is for tests, which cannot afford 200,000 records to see the warning. */
+export async function openJsonBackend(config: Config, options: BackendOptions, comfortableRecords = COMFORTABLE_RECORDS): Promise<Backend> {
   const dataDir = resolve(config.DATA_DIR);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const lock = await acquireLock(dataDirLockPath(dataDir), `The data directory ${dataDir}`);
@@ -32,7 +33,7 @@ export async function openJsonBackend(config: Config, options: BackendOptions): 
     store = await JsonWaitlistStore.open(dataDir, { onCommit: options.onCommit });
     const keys = await loadOrCreateKeys(dataDir, config);
     const clients = await new FileClientDirectory(clientsPath(dataDir)).load();
-    if (store.size > COMFORTABLE_RECORDS) options.warn?.(sizeWarning(store.size));
+    if (store.size > comfortableRecords) options.warn?.(sizeWarning(store.size, comfortableRecords));
     if (options.serveOperator) operator = await serveOperator(store, dataDir, options.warn);
     const opened = store;
     return {
@@ -55,9 +56,9 @@ export async function openJsonBackend(config: Config, options: BackendOptions): 
   }
 }
 
-export function sizeWarning(records: number): string {
+function sizeWarning(records: number, comfortable: number): string {
   return (
-    `The JSON store holds ${records} records, more than the ${COMFORTABLE_RECORDS} it serves comfortably ` +
+    `The JSON store holds ${records} records, more than the ${comfortable} it serves comfortably ` +
     '(every commit rewrites the whole file); move to PostgreSQL: npm run waitlist -- migrate --to "$DATABASE_URL"'
   );
 }

@@ -42,8 +42,12 @@ export class RunningStats {
 
 /** A multiset of numbers in ascending order, in one growable Float64Array. */
 export class SortedTimes {
-  #values = new Float64Array(1024);
+  #values: Float64Array;
   #size = 0;
+
+  constructor(capacity = 1024) {
+    this.#values = new Float64Array(Math.max(1, capacity));
+  }
 
   get size(): number {
     return this.#size;
