@@ -52,6 +52,7 @@ export async function startNginx(upstreamFile: string, upstreams: string[], tlsP
   site = replaceAll(site, 'listen 443 ssl', `listen 127.0.0.1:${tls} ssl`, 'waitlist.conf');
   site = replaceAll(site, 'listen 80;', `listen 127.0.0.1:${plain};`, 'waitlist.conf');
   site = replaceAll(site, '/etc/letsencrypt/live/waitlist.example.org/', `${prefix}/`, 'waitlist.conf');
+  site = replaceAll(site, '/var/log/waitlist/', `${prefix}/`, 'waitlist.conf');
 
   let upstream = await readFile(path.join(NGINX_DIR, upstreamFile), 'utf8');
   const servers = [...upstream.matchAll(/^\s*server (\S+?)(;|\s)/gm)].map((m) => m[1]);
