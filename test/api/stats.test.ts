@@ -6,6 +6,7 @@ import { API_PATHS, ENVIRONMENTS, STATS_SCOPE, TOKEN_TTL_SECONDS, WaitlistStats,
 import { createApp } from '../../api/sidecar/app.ts';
 import { clientsPath, readClients, writeClients } from '../../api/sidecar/store/json/clients-file.ts';
 import { send } from '../support/request.ts';
+import { describeEachBackend } from './support/backends.ts';
 import { BASE_URL, clientRecord, harness, type Harness } from './support/harness.ts';
 import { envPath, issueToken, jsonPost, stableHeaders } from './support/requests.ts';
 
@@ -142,9 +143,9 @@ for (const env of ENVIRONMENTS) {
   });
 }
 
-describe('statistics: the numbers', () => {
+describeEachBackend('statistics: the numbers', (backend) => {
   it('stats: production counts by language, role, use case and form, 7 and 30 days by first sign-up, no addresses', async () => {
-    const own = await harness();
+    const own = await harness({}, backend);
     try {
       const signUp = (body: Record<string, unknown>) => send(own.app, API_PATHS.waitlist, jsonPost({ consent: true, ...body }));
       await signUp({ email: 'old@example.com', role: 'founder', building: 'rag', source: 'hero', lang: 'de' });
@@ -171,7 +172,9 @@ describe('statistics: the numbers', () => {
       await own.close();
     }
   });
+});
 
+describe('statistics: the sandbox numbers', () => {
   it('stats: the sandbox returns the same example numbers on every call, and production sign-ups do not change them', async () => {
     const token = await tokenOf('sandbox');
     const first = await send(h.app, stats('sandbox'), bearer(token));

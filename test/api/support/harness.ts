@@ -1,9 +1,10 @@
 /**
  * Builds a sidecar app for tests from real parts: a JSON store and a clients file in a fresh temp
- * directory, random keys, a manual clock and a capturing logger.
+ * directory (or, given a backend from ./backends.ts, that engine's store and clients), random keys,
+ * a manual clock and a capturing logger.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { H3 } from 'h3';
@@ -15,6 +16,9 @@ import type { Logger } from '../../../api/sidecar/http/log.ts';
 import { FileClientDirectory, clientsPath, writeClients } from '../../../api/sidecar/store/json/clients-file.ts';
 import type { TokenKeys } from '../../../api/sidecar/store/keys.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from '../../../api/sidecar/store/json/waitlist-store.ts';
+import type { WaitlistRecord } from '../../../api/sidecar/domain/record.ts';
+import type { WaitlistStore } from '../../../api/sidecar/store/waitlist-store.ts';
+import { JSON_BACKEND, type TestBackend } from './backends.ts';
 
 export const BASE_URL = 'https://waitlist.example';
 
@@ -45,7 +49,13 @@ export interface Harness {
   app: H3;
   dir: string;
   dataFile: string;
-  store: JsonWaitlistStore;
+  /** `size` only on the JSON store. */
+  store: WaitlistStore & { readonly commits: number; readonly size?: number };
+  engine: TestBackend['engine'];
+  /** Every record as committed (JSON: the data file; PostgreSQL: a connection of its own). */
+  durableRecords(): Promise<WaitlistRecord[]>;
+  /** Makes every later write of the store fail. */
+  breakStore(): Promise<void>;
   clock: ManualClock;
   keys: TokenKeys;
   logger: CapturingLogger;
@@ -67,13 +77,15 @@ export async function clientRecord(name: string, scopes: ClientRecord['scopes'] 
   return { id, secret, record };
 }
 
-export async function harness(env: Record<string, string> = {}): Promise<Harness> {
+export async function harness(env: Record<string, string> = {}, backend: TestBackend = JSON_BACKEND): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'sidecar-test-'));
   const config = testConfig({ DATA_DIR: dir, ...env });
-  const store = await JsonWaitlistStore.open(dir);
   const client = await clientRecord('test client');
-  await writeClients(clientsPath(dir), [client.record]);
-  const clients = await new FileClientDirectory(clientsPath(dir)).load();
+  const other = await backend.open?.(config, client.record);
+  const store = other?.store ?? (await JsonWaitlistStore.open(dir));
+  if (!other) await writeClients(clientsPath(dir), [client.record]);
+  const clients = other?.clients ?? (await new FileClientDirectory(clientsPath(dir)).load());
+  const dataFile = join(dir, STORE_FILE_NAME);
   const clock = new ManualClock();
   const keys: TokenKeys = { production: randomBytes(32), sandbox: randomBytes(32) };
   const logger = new CapturingLogger();
@@ -81,8 +93,11 @@ export async function harness(env: Record<string, string> = {}): Promise<Harness
   return {
     app,
     dir,
-    dataFile: join(dir, STORE_FILE_NAME),
+    dataFile,
     store,
+    engine: backend.engine,
+    durableRecords: other?.durableRecords ?? (async () => JSON.parse(await readFile(dataFile, 'utf8')).records),
+    breakStore: other?.breakStore ?? (() => rm(dir, { recursive: true, force: true })),
     clock,
     keys,
     logger,
@@ -90,7 +105,7 @@ export async function harness(env: Record<string, string> = {}): Promise<Harness
     clients,
     client: { id: client.id, secret: client.secret },
     async close() {
-      await store.close();
+      await (other ?? store).close();
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -19,6 +19,9 @@ export interface PostgresEngine {
   pid: number;
   /** A new empty database; its URL. */
   createDatabase(name?: string): Promise<string>;
+  /** A new empty schema in the `postgres` database; a URL whose connections use only it
+   * (search_path). Much faster than a database (~30 ms against ~300 ms): one per test harness. */
+  createSchema(name?: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -69,14 +72,12 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
     url,
     pid: child.pid!,
     async createDatabase(name = `test_${process.pid}_${++databases}`) {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE "${name}"`);
-      } finally {
-        await client.end();
-      }
+      await asAdmin(url, `CREATE DATABASE "${name}"`);
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+    async createSchema(name = `test_${process.pid}_${++databases}`) {
+      await asAdmin(url, `CREATE SCHEMA "${name}"`);
+      return `${url}?options=${encodeURIComponent(`-c search_path=${name}`)}`;
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGINT');
@@ -84,6 +85,16 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function asAdmin(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }
 
 /** Resolves when the server logs that it accepts connections; rejects with its log if it exits. */

@@ -69,6 +69,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
   readonly #pool: pg.Pool;
   readonly #stats: StatsCache;
   #closed = false;
+  #commits = 0;
 
   constructor(pool: pg.Pool, options: { statsCacheMs?: number } = {}) {
     this.#pool = pool;
@@ -93,12 +94,19 @@ export class PostgresWaitlistStore implements WaitlistStore {
     ]);
     // A second invalidation: a stats query started while this upsert ran may not include it.
     this.#stats.invalidate();
+    this.#commits += 1;
   }
 
   /** One round trip that changes nothing: a discarded (honeypot) sign-up takes as long as a stored one. */
   async sync(): Promise<void> {
     this.#open();
     await this.#pool.query('SELECT 1');
+    this.#commits += 1;
+  }
+
+  /** Statements completed by upsert and sync (each its own commit); for tests, like the JSON store's. */
+  get commits(): number {
+    return this.#commits;
   }
 
   stats(now: number): Promise<WaitlistStats> {
