@@ -11,7 +11,8 @@ import type { Mount } from '../mount.ts';
 import type { RouteContext } from '../routes/route-module.ts';
 import { addressBucket, clientAddress as resolveClientAddress, type Trusted as TrustCheck } from '../../net/client-address.ts';
 import { ApiError, errorResponse } from './errors.ts';
-import { errorDetail, requestLine, type Logger } from './log.ts';
+import { requestLine, type Logger } from './log.ts';
+import { reportFailure } from './failure.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit.ts';
 
 export interface LayerDeps {
@@ -60,8 +61,9 @@ export function apiLayer(deps: LayerDeps): Middleware {
         const result = await next();
         response = result instanceof Response ? result : errorResponse(new ApiError('not_found'), 'api');
       } catch (error) {
-        if (!(error instanceof ApiError)) logger.error(errorDetail(method, path, error));
-        response = errorResponse(error instanceof ApiError ? error : new ApiError('internal_error'), style);
+        // A hang-up is one quiet line, anything else one error line with an id (failure.ts).
+        const apiError = error instanceof ApiError ? error : reportFailure(logger, event.req, method, path, error);
+        response = errorResponse(apiError, style);
       }
     }
 
