@@ -105,6 +105,25 @@ const corsOrigins = z
     return origins;
   });
 
+/** RATE_LIMIT_STORE: a Redis URL; valkey:// is an alias of redis:// (same protocol). */
+const rateLimitStore = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !['redis:', 'rediss:', 'valkey:'].includes(url.protocol) || !url.hostname) {
+      ctx.addIssue({ code: 'custom', message: 'expected a redis://, rediss:// or valkey:// URL such as redis://127.0.0.1:6379' });
+      return z.NEVER;
+    }
+    return url.protocol === 'valkey:' ? `redis:${value.slice('valkey:'.length)}` : value;
+  });
+
 const contactUri = z
   .string()
   .regex(/^(mailto:|https:\/\/|tel:)\S+$/, 'expected a mailto:, https:// or tel: URI (RFC 9116 Contact)');
@@ -125,6 +144,8 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(60),
   RATE_LIMIT_IPV6_PREFIX: z.coerce.number().int().min(32).max(128).default(64),
   RATE_LIMIT_MAX_CLIENTS: positiveInt.default(100_000),
+  /** Unset: rate-limit windows in the sidecar's memory. Set: shared by every instance in Redis/Valkey. */
+  RATE_LIMIT_STORE: rateLimitStore,
   TRUST_PROXY: trustProxy,
   SECURITY_CONTACT: contactUri.default('mailto:security@example.org'),
   /** Content Signals in robots.txt and on every page and twin (build-time): site/lib/robots.ts. */
@@ -164,7 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const problems = result.error.issues.map((issue) => {
     const name = String(issue.path[0]);
     // A connection URL's password stays out of the message (and so out of logs).
-    const shown = name === 'DATABASE_URL' ? (env[name] ?? '').replace(/^([a-z]+:\/\/[^:@/]*):[^@]*@/i, '$1:***@') : (env[name] ?? '');
+    const shown = ['DATABASE_URL', 'RATE_LIMIT_STORE'].includes(name) ? (env[name] ?? '').replace(/^([a-z]+:\/\/[^:@/]*):[^@]*@/i, '$1:***@') : (env[name] ?? '');
     return `${name}=${JSON.stringify(shown)}: ${issue.message}`;
   });
   throw new ConfigError(problems);

@@ -8,7 +8,7 @@ import type { AppDeps } from './deps.ts';
 import { apiLayer } from './http/api-layer.ts';
 import { trustedProxies } from '../net/client-address.ts';
 import { ApiError } from './http/errors.ts';
-import { RateLimiter } from './http/rate-limit.ts';
+import { memoryRateLimitStore } from './http/rate-limit/index.ts';
 import { mountTable, type Mount } from './mount.ts';
 import type { RouteContext } from './routes/route-module.ts';
 
@@ -22,10 +22,7 @@ export function createApp(deps: AppDeps): H3 {
     const ctx: RouteContext = { env: mount.env, urls: environmentUrls(deps.config.BASE_URL, mount.env), deps };
     mounts.set(mount.path, { mount, ctx });
   }
-  const limiter = new RateLimiter({
-    windowSeconds: deps.config.RATE_LIMIT_WINDOW_SECONDS,
-    maxKeys: deps.config.RATE_LIMIT_MAX_CLIENTS,
-  });
+  const limiter = deps.limiter ?? memoryRateLimitStore(deps.config);
   app.use(apiLayer({ ...deps, limiter, trust: trustedProxies(deps.config.TRUST_PROXY, { peerless: true }), mounts }));
 
   for (const { mount, ctx } of mounts.values()) {

@@ -2,6 +2,7 @@
 import type { Config } from '../config.ts';
 import type { ClientDirectory } from './domain/clients.ts';
 import type { Logger } from './http/log.ts';
+import type { RateLimitStore } from './http/rate-limit/index.ts';
 import type { TokenKeys } from './store/keys.ts';
 import type { WaitlistStore } from './store/waitlist-store.ts';
 
@@ -20,4 +21,6 @@ export interface AppDeps {
   clients: ClientDirectory;
   config: Config;
   logger: Logger;
+  /** Rate-limit windows (main.ts picks the engine); default: in this process, from config. */
+  limiter?: RateLimitStore;
 }

@@ -14,6 +14,7 @@ import { configOrExit } from '../config.ts';
 import { createApp } from './app.ts';
 import { systemClock } from './deps.ts';
 import type { Logger } from './http/log.ts';
+import { openRateLimitStore, type RateLimitStore } from './http/rate-limit/index.ts';
 import { FileClientDirectory, clientsPath } from './store/clients-file.ts';
 import { StartupError } from './store/errors.ts';
 import { loadOrCreateKeys } from './store/keys.ts';
@@ -34,11 +35,14 @@ async function start(): Promise<void> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const lock = await acquireLock(dataDirLockPath(dataDir), `The data directory ${dataDir}`);
   let store: JsonWaitlistStore | undefined;
+  // No close at shutdown: the exit ends its connection, and windows need no flush.
+  let limiter: RateLimitStore | undefined;
   try {
     store = await JsonWaitlistStore.open(dataDir);
     const keys = await loadOrCreateKeys(dataDir, config);
     const clients = await new FileClientDirectory(clientsPath(dataDir)).load();
-    const app = createApp({ store, clock: systemClock, keys, clients, config, logger });
+    limiter = await openRateLimitStore(config, logger);
+    const app = createApp({ store, clock: systemClock, keys, clients, config, logger, limiter });
     const server = createServer(toNodeHandler(app));
     const url = await listen(server, config.SIDECAR_HOST, config.SIDECAR_PORT);
     logger.info(`sidecar listening on ${url}`);
@@ -54,6 +58,7 @@ async function start(): Promise<void> {
     }
   } catch (error) {
     await store?.close();
+    await limiter?.close();
     await lock.release();
     throw error;
   }

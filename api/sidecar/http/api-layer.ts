@@ -13,13 +13,13 @@ import { addressBucket, clientAddress as resolveClientAddress, type Trusted as T
 import { ApiError, errorResponse } from './errors.ts';
 import { requestLine, type Logger } from './log.ts';
 import { reportFailure } from './failure.ts';
-import { rateLimitHeaders, type RateLimiter } from './rate-limit.ts';
+import { rateLimitHeaders, type RateLimitStore } from './rate-limit/index.ts';
 
 export interface LayerDeps {
   config: Config;
   clock: Clock;
   logger: Logger;
-  limiter: RateLimiter;
+  limiter: RateLimitStore;
   trust: TrustCheck;
   /** Mounted routes by full path, each with the context its handler runs in. */
   mounts: ReadonlyMap<string, { mount: Mount; ctx: RouteContext }>;
@@ -47,7 +47,7 @@ export function apiLayer(deps: LayerDeps): Middleware {
     const policy = policyFor(env, mounted?.mount, method);
     const address = resolveClientAddress(getRequestIP(event), event.req.headers.get('x-forwarded-for'), trust);
     const bucket = addressBucket(address, config.RATE_LIMIT_IPV6_PREFIX);
-    const decision = limiter.hit(`${policy} ${bucket}`, limits[policy], clock.now());
+    const decision = await limiter.hit(policy, bucket, limits[policy], clock.now());
 
     let response: Response;
     const style = mounted?.mount.module.errorStyle ?? 'api';

@@ -1,0 +1,36 @@
+/**
+ * What every engine answers for one request: the fixed-window arithmetic shared by the in-memory
+ * and the Redis windows, so both give exactly the same decisions and headers (contract part 8).
+ */
+import type { RateLimitPolicy } from '../../../contract/index.ts';
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets (delta-seconds, draft-ietf-httpapi-ratelimit-headers-06). */
+  resetSeconds: number;
+  windowSeconds: number;
+}
+
+/**
+ * The seam every engine implements. A window starts with a key's first request and lasts
+ * `windowSeconds`; each policy counts separately. `hit` never rejects: an engine that cannot
+ * answer decides from a local fallback instead (see redis.ts).
+ */
+export interface RateLimitStore {
+  /** Counts one request of `key` (the client's address bucket) under `policy` at `now` (ms). */
+  hit(policy: RateLimitPolicy, key: string, limit: number, now: number): Promise<RateLimitDecision>;
+  close(): Promise<void>;
+}
+
+/** The decision for the `count`-th request of a window that ends at `resetAt` (ms). */
+export function decide(count: number, resetAt: number, limit: number, now: number, windowMs: number): RateLimitDecision {
+  return {
+    allowed: count <= limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+    windowSeconds: windowMs / 1000,
+  };
+}

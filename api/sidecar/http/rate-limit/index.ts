@@ -1,0 +1,31 @@
+/**
+ * The rate-limit seam (contract part 8): one interface, two engines, chosen once from the
+ * configuration. Unset RATE_LIMIT_STORE: windows in this process (memory.ts). Set: windows shared
+ * in Redis/Valkey (redis.ts, imported only then, so ioredis loads only then).
+ */
+import type { Config } from '../../../config.ts';
+import type { Logger } from '../log.ts';
+import type { RateLimitStore } from './decision.ts';
+import { MemoryRateLimitStore } from './memory.ts';
+
+export { decide, type RateLimitDecision, type RateLimitStore } from './decision.ts';
+export { rateLimitHeaders } from './headers.ts';
+export { MemoryRateLimitStore } from './memory.ts';
+
+type LimitSettings = Pick<Config, 'RATE_LIMIT_WINDOW_SECONDS' | 'RATE_LIMIT_MAX_CLIENTS'>;
+
+export function memoryRateLimitStore(config: LimitSettings): MemoryRateLimitStore {
+  return new MemoryRateLimitStore({ windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS, maxKeys: config.RATE_LIMIT_MAX_CLIENTS });
+}
+
+/** The engine the configuration selects; an unreachable Redis rejects with a StartupError. */
+export async function openRateLimitStore(config: LimitSettings & Pick<Config, 'RATE_LIMIT_STORE'>, logger: Logger): Promise<RateLimitStore> {
+  if (!config.RATE_LIMIT_STORE) return memoryRateLimitStore(config);
+  const { RedisRateLimitStore } = await import('./redis.ts');
+  return RedisRateLimitStore.open({
+    url: config.RATE_LIMIT_STORE,
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    maxKeys: config.RATE_LIMIT_MAX_CLIENTS,
+    logger,
+  });
+}

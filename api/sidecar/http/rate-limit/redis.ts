@@ -1,0 +1,149 @@
+/**
+ * Fixed windows shared by every instance in Redis or Valkey (issue 11, "Shared rate limits"),
+ * loaded only when RATE_LIMIT_STORE is set (it is the only importer of ioredis).
+ *
+ * One Lua script per request, at most three commands, atomic on the server: the window starts at
+ * the key's first hit and the decision is the in-memory engine's arithmetic (decision.ts), so the
+ * answers and RateLimit-* headers are exactly those of one process. The time is the instance's
+ * clock, passed in: instances whose clocks differ by d shift a window's end by at most d. The key
+ * expires shortly after its window (PEXPIRE), so Redis holds only live windows.
+ *
+ * While the engine cannot answer, decisions come from in-memory windows of this instance (one log
+ * line when it goes away, one when it is back) and no request fails: limits then hold per
+ * instance instead of in total, for as long as the outage lasts (docs/api.md).
+ */
+import { Redis } from 'ioredis';
+import type { RateLimitPolicy } from '../../../contract/index.ts';
+import { StartupError } from '../../store/errors.ts';
+import type { Logger } from '../log.ts';
+import { decide, type RateLimitDecision, type RateLimitStore } from './decision.ts';
+import { MemoryRateLimitStore } from './memory.ts';
+
+const HIT_SCRIPT = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local resetAt = tonumber(redis.call('HGET', KEYS[1], 'r'))
+if resetAt == nil or resetAt <= now then
+  resetAt = now + window
+  redis.call('HSET', KEYS[1], 'c', 1, 'r', resetAt)
+  redis.call('PEXPIRE', KEYS[1], window + 1000)
+  return {1, resetAt}
+end
+return {redis.call('HINCRBY', KEYS[1], 'c', 1), resetAt}
+`;
+
+/** A request waits at most this long for the engine before it is decided locally. */
+const COMMAND_TIMEOUT_MS = 250;
+/** After a failed command, requests go straight to the fallback for this long (no pile-up of waits). */
+const BACKOFF_MS = 1000;
+/** Reconnect attempts back off to at most this interval. */
+const MAX_RECONNECT_DELAY_MS = 1000;
+
+type HitCommand = (key: string, now: number, windowMs: number) => Promise<[number, number]>;
+
+export interface RedisOptions {
+  url: string;
+  windowSeconds: number;
+  maxKeys: number;
+  logger: Logger;
+  /** Prefix of every key, so one engine can serve several products (default "waitlist:rl:"). */
+  keyPrefix?: string;
+}
+
+/** The URL without its password, for messages. */
+export function displayUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString().replace(/\/$/, '');
+}
+
+export class RedisRateLimitStore implements RateLimitStore {
+  readonly #redis: Redis;
+  readonly #hit: HitCommand;
+  readonly #windowMs: number;
+  readonly #prefix: string;
+  readonly #fallback: MemoryRateLimitStore;
+  readonly #logger: Logger;
+  readonly #where: string;
+  #degraded = false;
+  #retryAt = 0;
+
+  private constructor(redis: Redis, options: RedisOptions) {
+    this.#redis = redis;
+    this.#windowMs = options.windowSeconds * 1000;
+    this.#prefix = options.keyPrefix ?? 'waitlist:rl:';
+    this.#fallback = new MemoryRateLimitStore(options);
+    this.#logger = options.logger;
+    this.#where = displayUrl(options.url);
+    redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    this.#hit = (redis as unknown as { rateLimitHit: HitCommand }).rateLimitHit.bind(redis);
+    // Connection errors surface through the commands and the 'ready' event; without a listener
+    // ioredis would print each reconnect failure itself.
+    redis.removeAllListeners('error').on('error', () => {});
+    redis.on('ready', () => this.#recovered());
+  }
+
+  /** Connects and checks the engine once; an engine that cannot be reached stops the start. */
+  static async open(options: RedisOptions): Promise<RedisRateLimitStore> {
+    let starting = true;
+    const redis = new Redis(options.url, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      connectTimeout: 5000,
+      // At start one failure is final (the operator gets one clear message); later, retry forever.
+      retryStrategy: (times) => (starting ? null : Math.min(times * 100, MAX_RECONNECT_DELAY_MS)),
+    });
+    let cause: unknown;
+    redis.on('error', (error) => (cause ??= error));
+    try {
+      await redis.connect();
+      await redis.ping();
+    } catch (error) {
+      redis.disconnect();
+      cause ??= error;
+      const why = (cause as NodeJS.ErrnoException).code ?? (cause instanceof Error ? cause.message : String(cause));
+      throw new StartupError(
+        `The rate-limit store at ${displayUrl(options.url)} (RATE_LIMIT_STORE) cannot be reached (${why}). ` +
+          'Start Redis or Valkey there, correct RATE_LIMIT_STORE, or unset it to keep the rate-limit windows in this process.',
+      );
+    }
+    starting = false;
+    return new RedisRateLimitStore(redis, options);
+  }
+
+  async hit(policy: RateLimitPolicy, key: string, limit: number, now: number): Promise<RateLimitDecision> {
+    if (this.#redis.status === 'ready' && performance.now() >= this.#retryAt) {
+      try {
+        const [count, resetAt] = await this.#hit(`${this.#prefix}${policy}:${key}`, now, this.#windowMs);
+        return decide(count, resetAt, limit, now, this.#windowMs);
+      } catch (error) {
+        this.#retryAt = performance.now() + BACKOFF_MS;
+        this.#wentAway(error instanceof Error ? error.message : String(error));
+      }
+    } else {
+      this.#wentAway(`connection ${this.#redis.status}`);
+    }
+    return this.#fallback.hitNow(policy, key, limit, now);
+  }
+
+  async close(): Promise<void> {
+    this.#redis.removeAllListeners('ready');
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
+    await this.#fallback.close();
+  }
+
+  #wentAway(why: string): void {
+    if (this.#degraded) return;
+    this.#degraded = true;
+    this.#logger.error(`rate limit: the store at ${this.#where} cannot be reached (${why}); counting in this process until it is back`);
+  }
+
+  #recovered(): void {
+    if (!this.#degraded) return;
+    this.#degraded = false;
+    this.#retryAt = 0;
+    this.#logger.info(`rate limit: the store at ${this.#where} is back; counting there again`);
+  }
+}
