@@ -5,6 +5,7 @@
  * or the file itself when no sidecar runs). Nothing here prints an address from the data except
  * the one record `show` was asked for; messages echo only what the operator typed.
  */
+import { resolve } from 'node:path';
 import { configOrExit } from '../api/config.ts';
 import { LANGS, type Lang } from '../api/contract/index.ts';
 import { normaliseEmail } from '../api/sidecar/domain/email.ts';
@@ -114,7 +115,31 @@ const program: Program = {
         });
       },
     },
-    // `migrate --to URL` (issue 11): api/sidecar/store/postgres/migrate.ts, added here by its author.
+    migrate: {
+      synopsis: 'migrate --to URL [--json]',
+      help: [
+        "Copies DATA_DIR's JSON waitlist, OAuth clients and generated token keys into PostgreSQL in one",
+        'transaction and prints the counts it compared (issue 11). Safe to run again: a record already in the',
+        "database is replaced only by a newer one; clients and keys already there are kept. Stop the JSON",
+        'service first (or run it again after the switch to pick up the last sign-ups).',
+        '  --to URL   the database, e.g. "$DATABASE_URL" (postgres://user:password@host:5432/database)',
+        '  --json     the compared counts as one JSON document',
+      ].join('\n'),
+      options: { to: { type: 'string' }, json: { type: 'boolean' } },
+      async run({ values }) {
+        const url = typeof values.to === 'string' ? values.to : '';
+        if (!/^postgres(ql)?:\/\/./.test(url)) {
+          process.stderr.write('error: --to must be a PostgreSQL URL such as postgres://user:password@host:5432/database (see --help)\n');
+          return EXIT.usage;
+        }
+        // Loaded only here: the driver is never imported without a database to talk to.
+        const { migrateDataDir, reportLines } = await import('../api/sidecar/store/postgres/migrate.ts');
+        const report = await migrateDataDir(resolve(configOrExit().DATA_DIR), url);
+        if (values.json) printJson(report);
+        else for (const line of reportLines(report)) console.log(line);
+        return EXIT.ok;
+      },
+    },
   },
 };
 

@@ -3,6 +3,7 @@
  * waitlist, clients and keys in one transaction, compared, safe to run again, never undoing a
  * newer row; the export of both stores is then the same. Skipped by name without PostgreSQL.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ import { PostgresWaitlistStore } from '../../api/sidecar/store/postgres/waitlist
 import type { WaitlistStore } from '../../api/sidecar/store/waitlist-store.ts';
 import { postgresBinDir, startPostgres, type PostgresEngine } from '../support/engines/postgres.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
+import { ROOT } from './support/process.ts';
 
 const T0 = Date.parse('2026-11-20T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -29,6 +31,20 @@ async function exported(store: WaitlistStore): Promise<WaitlistRecord[]> {
   const records: WaitlistRecord[] = [];
   for await (const record of store.export()) records.push(record);
   return records;
+}
+
+/** The operator command as a real process with a clean environment plus `env`. */
+function waitlistCommand(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['scripts/waitlist.ts', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, BASE_URL: 'https://waitlist.example', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
 }
 
 describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', () => {
@@ -98,5 +114,39 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', ()
     } finally {
       await other.end();
     }
+  });
+
+  it('migrate: `npm run waitlist -- migrate --to URL` prints the compared counts; export then prints the same lines from both stores', async () => {
+    const source = await mkdtemp(join(tmpdir(), 'migrate-cli-'));
+    try {
+      const json = await JsonWaitlistStore.open(source);
+      await json.upsert({ email: 'ada@example.com', consent: true, role: 'data', lang: 'de' }, 'form', iso(T0));
+      await json.upsert({ email: 'bob@example.com', consent: true }, 'json', iso(T0 + 1000));
+      await json.close();
+      const url = await engine.createDatabase();
+      const run = await waitlistCommand({ DATA_DIR: source }, 'migrate', '--to', url);
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      expect(run.stdout).toContain('waitlist: 2 records in the file, 2 of them in the database (2 inserted, 0 updated');
+      expect(run.stdout).toContain('clients: 0 in the file, 0 in the database');
+      expect(run.stdout).toContain('token keys: 0 generated in the file');
+      const fromJson = await waitlistCommand({ DATA_DIR: source }, 'export', '--format', 'csv');
+      const fromPostgres = await waitlistCommand({ DATA_DIR: source, DATABASE_URL: url }, 'export', '--format', 'csv');
+      expect(fromPostgres).toEqual(fromJson);
+      expect(fromJson.stdout.split('\r\n').length).toBe(4);
+    } finally {
+      await rm(source, { recursive: true, force: true });
+    }
+  });
+
+  it('migrate: without --to, or with a URL that is not PostgreSQL, it is a usage error; an unreachable database is one paragraph', async () => {
+    for (const args of [[], ['--to', 'mysql://u@h/db']]) {
+      const wrong = await waitlistCommand({ DATA_DIR: dir }, 'migrate', ...args);
+      expect([wrong.code, wrong.stdout]).toEqual([2, '']);
+      expect(wrong.stderr).toContain('--to must be a PostgreSQL URL');
+    }
+    const unreachable = await waitlistCommand({ DATA_DIR: dir }, 'migrate', '--to', 'postgres://u:s3cret@127.0.0.1:1/db');
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(/^The PostgreSQL database at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db \(--to\) cannot be reached/);
+    expect(unreachable.stderr).not.toContain('s3cret');
   });
 });

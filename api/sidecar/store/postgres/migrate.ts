@@ -16,9 +16,11 @@ import type { ClientRecord } from '../../domain/clients.ts';
 import type { WaitlistRecord } from '../../domain/record.ts';
 import { clientsPath, readClients } from '../json/clients-file.ts';
 import { KEYS_FILE_NAME, readKeysFile } from '../json/keys-file.ts';
-import { readCommittedRecords } from '../json/waitlist-store.ts';
+import { readCommittedRecords, STORE_FILE_NAME } from '../json/waitlist-store.ts';
+import { StartupError } from '../errors.ts';
 import { clientParams, COLUMNS as CLIENT_COLUMNS } from './clients.ts';
 import { sharedKey } from './keys.ts';
+import { openPool } from './pool.ts';
 import { migrateSchema } from './schema.ts';
 
 export interface MigrationSource {
@@ -37,11 +39,17 @@ export interface MigrationReport {
 /** Rows per INSERT … SELECT FROM unnest(…) statement. */
 const BATCH = 2000;
 
+/** The last commit of DATA_DIR's files; StartupError when there is no waitlist file (wrong DATA_DIR?). */
 export async function readJsonDataDir(dataDir: string): Promise<MigrationSource> {
   const table = await readCommittedRecords(dataDir);
+  if (!table) {
+    throw new StartupError(
+      `There is no waitlist file ${join(dataDir, STORE_FILE_NAME)} to migrate. Check DATA_DIR: it must name the JSON store's data directory.`,
+    );
+  }
   const keys = await readKeysFile(join(dataDir, KEYS_FILE_NAME));
   return {
-    records: table?.values() ?? [],
+    records: table.values(),
     clients: await readClients(clientsPath(dataDir)),
     keys: { production: keys?.production, sandbox: keys?.sandbox },
   };
@@ -145,6 +153,17 @@ export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource):
     throw error;
   } finally {
     db.release();
+  }
+}
+
+/** What `npm run waitlist -- migrate --to URL` does: DATA_DIR's files into the database at `url`. */
+export async function migrateDataDir(dataDir: string, url: string): Promise<MigrationReport> {
+  const source = await readJsonDataDir(dataDir);
+  const pool = await openPool(url, { max: 1, setting: '--to' });
+  try {
+    return await migrateToPostgres(pool, source);
+  } finally {
+    await pool.end();
   }
 }
 

@@ -21,7 +21,14 @@ export function redactUrl(url: string): string {
   }
 }
 
-export async function openPool(url: string, options: { max?: number } = {}): Promise<pg.Pool> {
+export interface PoolOptions {
+  max?: number;
+  /** Where the URL came from, for the message (default DATABASE_URL; the migration: --to). */
+  setting?: string;
+}
+
+export async function openPool(url: string, options: PoolOptions = {}): Promise<pg.Pool> {
+  const setting = options.setting ?? 'DATABASE_URL';
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? POOL_SIZE, connectionTimeoutMillis: 10_000 });
   // An idle client whose server went away emits 'error' on the pool; without a listener that
   // would end the process. The next query gets a fresh connection or fails with a 500.
@@ -33,9 +40,10 @@ export async function openPool(url: string, options: { max?: number } = {}): Pro
     await pool.end().catch(() => {});
     const why = error instanceof Error ? error.message : String(error);
     throw new StartupError(
-      `The PostgreSQL database at ${redactUrl(url)} (DATABASE_URL) cannot be reached: ${why}. ` +
+      `The PostgreSQL database at ${redactUrl(url)} (${setting}) cannot be reached: ${why}. ` +
         'Check that the server is running and listens on that host and port, that the database exists, ' +
-        'and that the user and password are right; or unset DATABASE_URL to use the JSON store in DATA_DIR.',
+        'and that the user and password are right' +
+        (setting === 'DATABASE_URL' ? '; or unset DATABASE_URL to use the JSON store in DATA_DIR.' : '.'),
     );
   }
   return pool;
