@@ -1,0 +1,116 @@
+/**
+ * Back up and restore the data directory of the JSON store (docs/deploy.md, "Backups"):
+ *
+ *   node scripts/backup.ts create <folder>    while the service runs: the last commit of the
+ *                                             waitlist, the OAuth clients and the signing keys
+ *   node scripts/backup.ts restore <folder>   into DATA_DIR, with the service stopped
+ *
+ * Safe while running: the waitlist is read through the store's own snapshot reader (a private
+ * hard link to the committed file, which the sidecar never overwrites while another link exists)
+ * and checked against the store's schema; clients.json and token-keys.json are only ever replaced
+ * by an atomic rename, so a plain read sees one whole version. A backup folder holds the same
+ * files as a data directory. With DATABASE_URL the data is in PostgreSQL: use pg_dump instead.
+ * Exit codes: 0 done, 1 refused or failed, 2 usage. Nothing here prints an address.
+ */
+import { mkdir, readFile, readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { configOrExit } from '../api/config.ts';
+import { replaceFileDurably } from '../api/sidecar/store/durable-file.ts';
+import { CLIENTS_FILE_NAME } from '../api/sidecar/store/json/clients-file.ts';
+import { KEYS_FILE_NAME } from '../api/sidecar/store/json/keys-file.ts';
+import { readSnapshot } from '../api/sidecar/store/json/recycled-file.ts';
+import { storeCodec } from '../api/sidecar/store/json/store-file.ts';
+import { STORE_FILE_NAME } from '../api/sidecar/store/json/waitlist-store.ts';
+import { StartupError } from '../api/sidecar/store/errors.ts';
+import { LockHeldError, acquireLock, dataDirLockPath } from '../api/sidecar/store/lock.ts';
+
+const USAGE = 'usage: node scripts/backup.ts create <folder> | restore <folder>   (DATA_DIR from the environment)';
+/** Written by the operator's commands, read as they are: one whole version each (atomic rename). */
+const SMALL_FILES = [CLIENTS_FILE_NAME, KEYS_FILE_NAME];
+
+class Refused extends Error {}
+
+async function readOptional(path: string): Promise<Buffer | undefined> {
+  return await readFile(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+}
+
+/** Copies the waitlist (checked against the schema) and the small files from one folder to another. */
+async function copyData(from: string, to: string, readWaitlist: (path: string) => Promise<string | undefined>): Promise<string> {
+  const source = join(from, STORE_FILE_NAME);
+  const text = await readWaitlist(source);
+  if (text === undefined) throw new Refused(`There is no ${STORE_FILE_NAME} in ${from}.`);
+  const records = storeCodec(source).parse(text);
+  await mkdir(to, { recursive: true, mode: 0o700 });
+  await replaceFileDurably(join(to, STORE_FILE_NAME), [Buffer.from(text)]);
+  const copied = [`${records.size} records`];
+  for (const name of SMALL_FILES) {
+    const bytes = await readOptional(join(from, name));
+    if (!bytes) continue;
+    await replaceFileDurably(join(to, name), [bytes]);
+    copied.push(name);
+  }
+  return copied.join(', ');
+}
+
+async function create(dataDir: string, folder: string): Promise<void> {
+  if ((await readdir(folder).catch(() => [])).length > 0) throw new Refused(`${folder} is not empty: back up into a new folder.`);
+  const what = await copyData(dataDir, folder, readSnapshot);
+  console.log(`Backed up ${what} from ${dataDir} to ${folder}.`);
+}
+
+async function restore(dataDir: string, folder: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  // The sidecar holds this lock while it runs: restoring under it means the service is stopped.
+  const lock = await acquireLock(dataDirLockPath(dataDir), 'restore a backup').catch((error: unknown) => {
+    if (error instanceof LockHeldError) throw new Refused(`${dataDir} is in use by the running service (pid ${error.owner}): stop it, restore, start it again.`);
+    throw error;
+  });
+  try {
+    if (await readOptional(join(dataDir, STORE_FILE_NAME))) {
+      throw new Refused(`${dataDir} already holds a waitlist: move ${STORE_FILE_NAME} aside first (restore never overwrites data).`);
+    }
+    const what = await copyData(folder, dataDir, (path) => readFile(path, 'utf8').catch(() => undefined));
+    console.log(`Restored ${what} from ${folder} into ${dataDir}. Start the service.`);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const [command, folder, ...extra] = parsed.positionals;
+  if (!['create', 'restore'].includes(command) || !folder || extra.length) {
+    console.error(USAGE);
+    return 2;
+  }
+  const config = configOrExit();
+  if (config.DATABASE_URL) {
+    console.error('DATABASE_URL is set: the waitlist, clients and keys are in PostgreSQL. Back up with pg_dump (docs/deploy.md, "Backups").');
+    return 1;
+  }
+  const dataDir = resolve(config.DATA_DIR);
+  try {
+    await (command === 'create' ? create(dataDir, resolve(folder)) : restore(dataDir, resolve(folder)));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof Refused) && !(error instanceof StartupError)) throw error;
+    console.error(error.message);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
