@@ -126,6 +126,8 @@ let cached: Promise<Page[]> | undefined;
 
 /** Every page, sorted by `order`, then language, then path. */
 export function getAllPages(): Promise<Page[]> {
+  // The dev server (npm run dev) reloads content between requests: no cache there.
+  if (import.meta.env.DEV) cached = undefined;
   cached ??= (async () => {
     const entries: Entry[] = [];
     for (const name of PAGE_COLLECTIONS) entries.push(...((await getCollection(name)) as Entry[]));

@@ -1,0 +1,43 @@
+/**
+ * The preview's way to the API: an Astro integration that passes /api and /sandbox/api to the dev
+ * sidecar (Unix socket or TCP), streaming both ways. Only for `npm run dev`; production has the
+ * front (api/front/proxy.ts) with its header rules, timeouts and X-Forwarded-For.
+ */
+import http from 'node:http';
+import type { AstroIntegration } from 'astro';
+import type { ViteDevServer } from 'vite';
+
+export type DevTarget = { socketPath: string } | { host: string; port: number };
+
+const API = /^\/(sandbox\/)?api(\/|\?|$)/;
+
+export function devApiProxy(target: DevTarget): AstroIntegration {
+  let dev: ViteDevServer | undefined;
+  return {
+    name: 'dev-api-proxy',
+    hooks: {
+      'astro:server:setup': ({ server }) => {
+        dev = server;
+      },
+      // Once every plugin has set up: first in the stack, before Astro's own trailing-slash and
+      // route guards, which would answer 404 to /api/v1/status (no trailing slash).
+      'astro:server:start': () => {
+        dev!.middlewares.stack.unshift({
+          route: '',
+          handle: (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => {
+            if (!API.test(req.url ?? '')) return next();
+            const upstream = http.request({ ...target, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              answer.pipe(res);
+            });
+            upstream.on('error', (error) => {
+              if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' });
+              res.end(`the preview's API sidecar is not answering: ${error.message}\n`);
+            });
+            req.pipe(upstream);
+          },
+        });
+      },
+    },
+  };
+}
