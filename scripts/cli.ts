@@ -74,7 +74,13 @@ export async function runProgram(program: Program, argv: string[]): Promise<numb
     process.stdout.write(commandUsage(program, command));
     return EXIT.ok;
   }
-  return command.run(parsed);
+  try {
+    return await command.run(parsed);
+  } catch (error) {
+    // A value the parser cannot judge (a date, say) is checked by the command.
+    if (error instanceof UsageError) return usageError(error.message, commandUsage(program, command));
+    throw error;
+  }
 }
 
 function parseCommand(command: Subcommand, args: string[]): Parsed {

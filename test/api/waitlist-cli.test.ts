@@ -1,6 +1,7 @@
 /**
- * The operator's waitlist command (`node scripts/waitlist.ts`): export, count and erase on a temp
- * DATA_DIR, run as a real process with a clean environment, alone and next to a running sidecar.
+ * The operator's waitlist command (`node scripts/waitlist.ts`): export, count, show and erase on a
+ * temp DATA_DIR, run as a real process with a clean environment, alone and next to a running
+ * sidecar (reached over its operator socket), and its argument parsing.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API_PATHS, type WaitlistSignup } from '../../api/contract/index.ts';
 import { CSV_COLUMNS } from '../../api/sidecar/domain/record-export.ts';
 import type { Channel } from '../../api/sidecar/domain/consent.ts';
+import { operatorSocketPath } from '../../api/sidecar/operator/protocol.ts';
 import { dataDirLockPath } from '../../api/sidecar/store/lock.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
 import { send } from '../support/request.ts';
@@ -55,6 +57,13 @@ async function seed(signups: [WaitlistSignup, Channel, string][]): Promise<void>
   const store = await JsonWaitlistStore.open(dir);
   for (const [signup, channel, at] of signups) await store.upsert(signup, channel, at);
   await store.close();
+}
+
+/** A sidecar on this test's DATA_DIR, over TCP so the test can fetch from it. */
+async function sidecar(): Promise<Running> {
+  const started = await startSidecar({ DATA_DIR: dir, SIDECAR_LISTEN: 'tcp' });
+  running.push(started);
+  return started;
 }
 
 const storedEmails = async () => JSON.parse(await readFile(dataFile, 'utf8')).records.map((r: { email: string }) => r.email);
@@ -106,13 +115,67 @@ describe('waitlist command', () => {
     expect(run).toMatchObject({ code: 0, stdout: '3\n' });
   });
 
-  it('export and count run while the sidecar serves: read-only, they show its last commit and leave it running', async () => {
-    const sidecar = await startSidecar({ DATA_DIR: dir });
-    running.push(sidecar);
-    expect((await send(sidecar.url, API_PATHS.waitlist, jsonPost({ email: 'live@example.com', consent: true }))).status).toBe(200);
+  it('export, count and show run while the sidecar serves: through its operator socket, they see its latest sign-up', async () => {
+    const live = await sidecar();
+    expect((await send(live.url, API_PATHS.waitlist, jsonPost({ email: 'Live@Example.com', consent: true }))).status).toBe(200);
     expect((await waitlist('count')).stdout).toBe('1\n');
     expect(JSON.parse((await waitlist('export')).stdout).email).toBe('live@example.com');
-    expect((await send(sidecar.url, API_PATHS.status)).status).toBe(200);
+    const shown = await waitlist('show', 'LIVE@example.com');
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ email: 'live@example.com', lang: 'en' });
+    expect((await send(live.url, API_PATHS.status)).status).toBe(200);
+  });
+
+  it('show: the record as indented JSON, every field exactly as stored; --json on one line; unknown address -> exit 3', async () => {
+    await seed([FOO, BAR]);
+    const stored = JSON.parse(await readFile(dataFile, 'utf8')).records[0];
+    const run = await waitlist('show', ' Foo@Example.COM');
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n').length).toBeGreaterThan(10);
+    expect(JSON.parse(run.stdout)).toEqual(stored);
+    const oneLine = (await waitlist('show', '--json', 'foo@example.com')).stdout;
+    expect(oneLine.split('\n')).toHaveLength(2);
+    expect(JSON.parse(oneLine)).toEqual(stored);
+    const missing = await waitlist('show', 'nobody@example.com');
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain('No record of "nobody@example.com"');
+    expect(missing.stdout + missing.stderr).not.toContain('bar@example.com');
+  });
+
+  it('count --json: {"count": N}', async () => {
+    await seed([FOO, BAR, IDN]);
+    expect(JSON.parse((await waitlist('count', '--json')).stdout)).toEqual({ count: 3 });
+  });
+
+  it('export --lang and --since filter (both spellings of a flag work); a bad value is a usage error', async () => {
+    await seed([FOO, BAR, IDN]);
+    const emails = (run: { stdout: string }) => run.stdout.trimEnd().split('\n').filter(Boolean).map((line) => JSON.parse(line).email);
+    expect(emails(await waitlist('export', '--lang', 'de'))).toEqual(['foo@example.com']);
+    expect(emails(await waitlist('export', '--lang=en'))).toEqual(['bar@example.com', 'a@xn--mnchen-3ya.de']);
+    expect(emails(await waitlist('export', '--since', '2026-11-21'))).toEqual(['bar@example.com', 'a@xn--mnchen-3ya.de']);
+    expect(emails(await waitlist('export', '--since=2026-11-21T10:00:00.001Z', '--lang', 'en'))).toEqual(['a@xn--mnchen-3ya.de']);
+    const csv = await waitlist('export', '--format', 'csv', '--lang', 'de');
+    expect(csv.stdout.split('\r\n').filter(Boolean)).toHaveLength(2);
+    for (const bad of [['--lang', 'fr'], ['--since', 'yesterday'], ['--format', 'xml']]) {
+      const run = await waitlist('export', ...bad);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(bad[0]);
+    }
+  });
+
+  it('export --format csv: a cell that starts with = + - @ TAB or CR gets a leading quote (OWASP CSV injection); JSON lines stay exact', async () => {
+    await seed([[{ email: '-2+3@example.com', consent: true }, 'json', BAR[2]], [{ email: '+1@example.com', consent: true }, 'json', BAR[2]]]);
+    const document = JSON.parse(await readFile(dataFile, 'utf8'));
+    document.records[0].consent.textVersion = '=HYPERLINK("http://evil.example")';
+    document.records[1].consent.textVersion = '\t+1';
+    await writeFile(dataFile, JSON.stringify(document));
+    const [, first, second] = (await waitlist('export', '--format', 'csv')).stdout.split('\r\n');
+    expect(first.startsWith("'-2+3@example.com,")).toBe(true);
+    expect(first.endsWith(`,"'=HYPERLINK(""http://evil.example"")"`)).toBe(true);
+    expect(second.startsWith("'+1@example.com,")).toBe(true);
+    expect(second.endsWith(",'\t+1")).toBe(true);
+    const jsonl = (await waitlist('export')).stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(jsonl).toEqual(document.records);
   });
 
   for (const [typed, stored] of [
@@ -144,27 +207,36 @@ describe('waitlist command', () => {
     expect(await readFile(dataFile)).toEqual(before);
   });
 
-  it('erase while the sidecar runs -> exit 1 naming its pid, nothing changed; stopped, erased, started again: the record is gone', async () => {
-    const sidecar = await startSidecar({ DATA_DIR: dir });
-    running.push(sidecar);
-    await send(sidecar.url, API_PATHS.waitlist, jsonPost({ email: 'gone@example.com', consent: true }));
-    await send(sidecar.url, API_PATHS.waitlist, jsonPost({ email: 'stays@example.com', consent: true }));
-    const before = await readFile(dataFile);
+  it('erase while the sidecar runs: done through it (exit 0), durably; its later sign-ups land and the record does not come back', async () => {
+    const live = await sidecar();
+    await send(live.url, API_PATHS.waitlist, jsonPost({ email: 'gone@example.com', consent: true }));
+    await send(live.url, API_PATHS.waitlist, jsonPost({ email: 'stays@example.com', consent: true }));
+    expect((await stat(operatorSocketPath(dir))).mode & 0o777).toBe(0o600);
 
-    const refused = await waitlist('erase', 'gone@example.com');
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`The sidecar is running (pid ${sidecar.child.pid})`);
-    expect(refused.stderr).toContain('Stop the service, erase, start again');
-    expect(await readFile(dataFile)).toEqual(before);
-    expect((await send(sidecar.url, API_PATHS.status)).status).toBe(200);
-
-    sidecar.child.kill('SIGTERM');
-    await sidecar.exited;
-    expect((await waitlist('erase', 'gone@example.com')).code).toBe(0);
-    const again = await startSidecar({ DATA_DIR: dir });
-    running.push(again);
-    expect((await send(again.url, API_PATHS.status)).status).toBe(200);
+    const run = await waitlist('erase', 'Gone@example.com');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Erased the record of "Gone@example.com"');
     expect(await storedEmails()).toEqual(['stays@example.com']);
+    expect((await waitlist('erase', 'gone@example.com')).code).toBe(3);
+
+    expect((await send(live.url, API_PATHS.waitlist, jsonPost({ email: 'later@example.com', consent: true }))).status).toBe(200);
+    expect(await storedEmails()).toEqual(['stays@example.com', 'later@example.com']);
+    live.child.kill('SIGTERM');
+    await live.exited;
+    await expect(stat(operatorSocketPath(dir))).rejects.toThrow();
+    expect(await storedEmails()).toEqual(['stays@example.com', 'later@example.com']);
+  });
+
+  it('erase with the data directory held by a process that does not answer on the operator socket -> exit 1 naming it, nothing changed', async () => {
+    await seed([FOO]);
+    const before = await readFile(dataFile);
+    // A live process that holds the lock but serves no socket (an older sidecar, another command).
+    await writeFile(dataDirLockPath(dir), `${process.pid}\n`);
+    const run = await waitlist('erase', 'foo@example.com');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`in use by process ${process.pid}`);
+    expect(run.stderr).toContain('Nothing was changed');
+    expect(await readFile(dataFile)).toEqual(before);
   });
 
   it('erase: a corrupt data file -> exit 1 naming it, left untouched, the lock released', async () => {
@@ -186,12 +258,44 @@ describe('waitlist command', () => {
     await expect(stat(dataFile)).rejects.toThrow();
   });
 
-  it('usage: no or unknown command, unknown format, missing, blank or extra arguments -> exit 2 with the usage line', async () => {
-    const cases = [[], ['frobnicate'], ['export', '--format=xml'], ['export', 'csv'], ['count', 'extra'], ['erase'], ['erase', ' '], ['erase', 'a@example.com', 'b@example.com']];
-    const runs = await Promise.all(cases.map((args) => waitlist(...args)));
-    expect(runs.map((run) => run.code)).toEqual(cases.map(() => 2));
-    for (const run of runs) expect(run.stderr).toContain('usage: npm run waitlist --');
+  it('usage: no or unknown command, unknown flag or value, missing, blank or extra arguments -> exit 2 naming the problem, with the usage', async () => {
+    const cases: [string[], string][] = [
+      [[], 'missing command'],
+      [['frobnicate'], 'unknown command "frobnicate"'],
+      [['export', '--format=xml'], '--format must be one of jsonl, csv'],
+      [['export', '--format'], "'--format"],
+      [['export', 'csv'], 'unexpected argument "csv"'],
+      [['count', 'extra'], 'unexpected argument "extra"'],
+      [['count', '--verbose'], "'--verbose'"],
+      [['show'], 'missing EMAIL'],
+      [['erase'], 'missing EMAIL'],
+      [['erase', ' '], 'EMAIL is empty'],
+      [['erase', 'a@example.com', 'b@example.com'], 'unexpected argument "b@example.com"'],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => waitlist(...args)));
+    runs.forEach((run, i) => {
+      expect([run.code, run.stdout]).toEqual([2, '']);
+      expect(run.stderr).toContain(cases[i][1]);
+      expect(run.stderr).toContain('npm run waitlist --');
+    });
   }, 60_000);
+
+  it('--help: on the command and on every subcommand -> the usage on stdout, exit 0, nothing touched', async () => {
+    const cases = [['--help'], ['-h'], ['help'], ...['export', 'count', 'show', 'erase'].map((command) => [command, '--help'])];
+    const runs = await Promise.all(cases.map((args) => waitlist(...args)));
+    runs.forEach((run, i) => {
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      expect(run.stdout).toContain(`npm run waitlist -- ${cases[i].length === 2 ? cases[i][0] : 'export'}`);
+    });
+    await expect(stat(dataFile)).rejects.toThrow();
+  }, 60_000);
+
+  it('an address that starts with "-" is passed after "--"', async () => {
+    await seed([[{ email: '-x@example.com', consent: true }, 'json', BAR[2]]]);
+    expect((await waitlist('show', '-x@example.com')).code).toBe(2);
+    expect((await waitlist('erase', '--', '-x@example.com')).code).toBe(0);
+    expect(await storedEmails()).toEqual([]);
+  });
 
   it('store erase: across serialisation chunks the file keeps every other record in order, and later sign-ups still land', async () => {
     const emails = Array.from({ length: 2100 }, (_, i) => `p${i}@example.com`);

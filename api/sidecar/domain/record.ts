@@ -45,20 +45,20 @@ export function mergeSignup(
   channel: Channel,
   at: string,
 ): WaitlistRecord {
-  const lang = signup.lang ?? existing?.lang ?? DEFAULT_LANG;
-  const record: WaitlistRecord = {
+  const role = signup.role ?? existing?.role;
+  const building = signup.building ?? existing?.building;
+  const source = signup.source ?? existing?.source;
+  // Keys in the schema's order, the order a parsed file has: a record is the same text whether it
+  // was just merged or read back (exports, the file, PostgreSQL rows).
+  return {
     email: signup.email,
     createdAt: existing?.createdAt ?? at,
     consentAt: at,
     updatedAt: at,
-    lang,
+    lang: signup.lang ?? existing?.lang ?? DEFAULT_LANG,
+    ...(role ? { role } : {}),
+    ...(building ? { building } : {}),
+    ...(source ? { source } : {}),
     consent: consentEvidence(signup.source, channel, signup.lang ?? DEFAULT_LANG),
   };
-  const role = signup.role ?? existing?.role;
-  const building = signup.building ?? existing?.building;
-  const source = signup.source ?? existing?.source;
-  if (role) record.role = role;
-  if (building) record.building = building;
-  if (source) record.source = source;
-  return record;
 }
