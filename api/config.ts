@@ -132,6 +132,13 @@ export const ConfigSchema = z.object({
   BASE_URL: baseUrl.default('http://localhost:4321'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(4321),
+  /** The front's limits against slow and greedy clients (docs/front.md "Timeouts and limits"). */
+  HEADERS_TIMEOUT_MS: positiveInt.default(10_000),
+  REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
+  KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(5_000),
+  MAX_CONNECTIONS_PER_CLIENT: positiveInt.default(64),
+  /** socket: a Unix domain socket in DATA_DIR, no TCP port; tcp: SIDECAR_HOST:SIDECAR_PORT (api/net/sidecar-address.ts). */
+  SIDECAR_LISTEN: z.enum(['socket', 'tcp'], { message: 'expected socket (a Unix domain socket in DATA_DIR) or tcp' }).default('socket'),
   SIDECAR_HOST: z.string().min(1).default('127.0.0.1'),
   SIDECAR_PORT: port.default(4322),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -181,6 +188,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     input[key] = value === '' ? undefined : value;
   }
   const result = ConfigSchema.safeParse(input);
+  if (result.success && result.data.HEADERS_TIMEOUT_MS > result.data.REQUEST_TIMEOUT_MS) {
+    // node:http refuses a header deadline beyond the whole-request one.
+    throw new ConfigError([`HEADERS_TIMEOUT_MS=${JSON.stringify(env.HEADERS_TIMEOUT_MS ?? '')}: must not exceed REQUEST_TIMEOUT_MS (${result.data.REQUEST_TIMEOUT_MS})`]);
+  }
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const name = String(issue.path[0]);

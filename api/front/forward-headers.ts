@@ -5,16 +5,17 @@
  */
 import type http from 'node:http';
 import { clientAddress, type Trusted } from '../net/client-address.ts';
+import { requestIdOf } from './log.ts';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
 /**
  * Dropped from requests besides the hop-by-hop fields: forwarding claims, and Expect, which
  * node:http has already answered with 100 Continue (RFC 9110 §10.1.1).
  */
-const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'expect', 'forwarded', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'x-real-ip']);
+const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'expect', 'forwarded', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'x-real-ip', 'x-request-id']);
 
 /** The request's fields for the sidecar, as a flat [name, value, …] list. */
-export function forwardHeaders(req: http.IncomingMessage, trusted: Trusted): string[] {
+export function forwardHeaders(req: http.IncomingMessage, trusted: Trusted, client = requestClient(req, trusted)): string[] {
   const raw = req.rawHeaders;
   const named = connectionOptions(req.headers.connection);
   const out: string[] = [];
@@ -23,13 +24,15 @@ export function forwardHeaders(req: http.IncomingMessage, trusted: Trusted): str
     if (NOT_FORWARDED.has(name) || named?.has(name)) continue;
     out.push(raw[i], raw[i + 1]);
   }
-  const client = requestClient(req, trusted);
   const viaTrusted = trusted(req.socket.remoteAddress ?? '');
   const claimed = (name: string) => (viaTrusted ? lastValue(req.headers[name]) : undefined);
   if (client) out.push('X-Forwarded-For', client);
   out.push('X-Forwarded-Proto', claimed('x-forwarded-proto') ?? 'http');
   const host = claimed('x-forwarded-host') ?? req.headers.host;
   if (host) out.push('X-Forwarded-Host', host);
+  // The front's id for this request (log.ts), so the sidecar's error lines name it.
+  const id = requestIdOf(req);
+  if (id) out.push('X-Request-Id', id);
   return out;
 }
 

@@ -1,28 +1,42 @@
 /**
  * /api/… and /sandbox/api/… go to the sidecar: same method, path and query, bodies streamed both
- * ways (never buffered whole), over kept-alive connections. When the sidecar is down, slow to
- * connect or dies mid-request, the client gets the contract's JSON 500 instead of a hang.
+ * ways (never buffered whole), over kept-alive connections (a Unix domain socket by default). When
+ * the sidecar is down, slow to connect or dies mid-request, the client gets the contract's JSON 500
+ * instead of a hang.
+ *
+ * One client's request never changes another's answer (issue 8):
+ * - the sidecar is sent at most BODY_LIMIT_BYTES + 1 bytes of a body (body-cap.ts), so it always
+ *   reads to the end what it is sent and its connections stay in step; an answer that comes while
+ *   undici is still sending makes undici drop that connection, and a `Connection: close` from the
+ *   sidecar is honoured: no half-sent body stays on a pooled connection to become the start of
+ *   the next client's request;
+ * - an idempotent bodiless request that meets a connection the sidecar closed or reset is repeated
+ *   once, on a connection of its own;
+ * - the rest of an upload the sidecar answered early is discarded up to BODY_LIMIT_BYTES, then the
+ *   client's connection is closed.
  *
  * The client side is undici's Pool driven through `dispatch()` with a handler object: measured
  * on the status probe, it costs the front about a third less CPU per request than node:http's
  * ClientRequest (scripts/bench/probe.ts, docs/front.md "What the proxy costs").
  */
 import type http from 'node:http';
-import { PassThrough } from 'node:stream';
-import { Pool, type Dispatcher } from 'undici';
-import { API_VERSION, ERROR_MESSAGES, ERROR_STATUS } from '../contract/index.ts';
-import { forwardHeaders, responseHeaders } from './forward-headers.ts';
+import { Client, Pool, type Dispatcher } from 'undici';
+import { BODY_LIMIT_BYTES } from '../contract/index.ts';
 import type { Trusted } from '../net/client-address.ts';
+import { describeAddress, type SidecarAddress } from '../net/sidecar-address.ts';
+import { cappedBody, cutsBody } from './body-cap.ts';
+import { forwardHeaders, requestClient, responseHeaders } from './forward-headers.ts';
+import { ownApiError } from './own-answer.ts';
+import type { RateLimitMirror } from './rate-limit-mirror.ts';
 
-export interface Upstream {
-  host: string;
-  port: number;
-}
+export type Upstream = SidecarAddress;
 
 export interface ProxyOptions {
   /** Where the sidecar is now; undefined while it is down or (re)starting. */
   upstream: () => Upstream | undefined;
   trusted: Trusted;
+  /** RateLimit-* fields for the front's own answers; without it they carry none (tests only). */
+  mirror?: RateLimitMirror;
   /** No connection within this many ms counts as the sidecar being down. */
   connectTimeoutMs?: number;
   /** No byte either way for this many ms ends the exchange. */
@@ -37,44 +51,70 @@ export function isApiPath(target: string): boolean {
 
 /** RFC 9110 §9.2.2: only these may be repeated without the client knowing. */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
+/** The connection closed or reset under the request, before any answer: nothing was processed twice. */
+const CONNECTION_LOST = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
+
+interface Attempt {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  /** Rate-limit mirror key of this request. */
+  key: string | undefined;
+  onError: ((message: string) => void) | undefined;
+  mirror: RateLimitMirror | undefined;
+}
 
 export function createProxy(options: ProxyOptions) {
   const connectTimeoutMs = options.connectTimeoutMs ?? 2_000;
   const idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
+  const { mirror } = options;
   let pool: Pool | undefined;
-  let origin = '';
+  let poolOf = '';
 
-  /** One pool per sidecar address: a sidecar restarted on another port gets a fresh one. */
+  /** Client options for one sidecar address: the Unix socket, or TCP. */
+  function clientOptions(upstream: Upstream): [string, Pool.Options] {
+    // No pipelining: one request at a time per connection, so a slow answer never holds up another.
+    const common = { connectTimeout: connectTimeoutMs, headersTimeout: idleTimeoutMs, bodyTimeout: idleTimeoutMs, pipelining: 1 };
+    return 'socketPath' in upstream ? ['http://localhost', { ...common, socketPath: upstream.socketPath }] : [describeAddress(upstream), common];
+  }
+
+  /** One pool per sidecar address: a sidecar restarted elsewhere gets a fresh one. */
   function poolFor(upstream: Upstream): Pool {
-    const wanted = `http://${upstream.host.includes(':') ? `[${upstream.host}]` : upstream.host}:${upstream.port}`;
-    if (wanted !== origin || !pool) {
+    const wanted = describeAddress(upstream);
+    if (wanted !== poolOf || !pool) {
       void pool?.close().catch(() => {});
-      origin = wanted;
-      // No pipelining: one request at a time per connection, so a slow answer never holds up another.
-      pool = new Pool(wanted, { connectTimeout: connectTimeoutMs, headersTimeout: idleTimeoutMs, bodyTimeout: idleTimeoutMs, pipelining: 1 });
+      poolOf = wanted;
+      const [origin, opts] = clientOptions(upstream);
+      pool = new Pool(origin, opts);
     }
     return pool;
   }
 
   function proxy(req: http.IncomingMessage, res: http.ServerResponse): void {
     const withBody = hasBody(req);
-    const first = send(req, res, withBody, true);
+    const client = requestClient(req, options.trusted);
+    const attempt: Attempt = { req, res, key: mirror?.key(client, req.url ?? '/', req.method ?? 'GET'), onError: options.onError, mirror };
+    let headers = forwardHeaders(req, options.trusted, client);
+    // A declared length the cap cuts short no longer holds: undici sends the cut body chunked.
+    if (withBody && cutsBody(req)) headers = withoutContentLength(headers);
+    const first = send(attempt, headers, withBody, true);
     res.on('close', () => first?.clientGone());
     if (withBody) res.on('finish', () => drainRest(req));
   }
 
   /** Starts one attempt; undefined when there is nothing in flight (answered 500 at once). */
-  function send(req: http.IncomingMessage, res: http.ServerResponse, withBody: boolean, mayRetry: boolean): Exchange | undefined {
+  function send(attempt: Attempt, headers: string[], withBody: boolean, mayRetry: boolean, fresh = false): Exchange | undefined {
+    const { req } = attempt;
     const upstream = options.upstream();
-    if (!upstream) return void fail(res);
-    // undici destroys a body stream it stops writing (e.g. after an early 413); the client's own
-    // request must survive that, so that its rest can be drained and the connection kept.
-    const body = withBody ? req.pipe(new PassThrough()) : null;
-    const retry = mayRetry && !withBody && IDEMPOTENT.has(req.method ?? '') ? () => send(req, res, false, false) : undefined;
-    const exchange = new Exchange(req, res, retry, options.onError);
+    if (!upstream) return void fail(attempt);
+    const body = withBody ? cappedBody(req) : null;
+    const retry = mayRetry && !withBody && IDEMPOTENT.has(req.method ?? '') ? () => send(attempt, headers, false, false, true) : undefined;
+    const exchange = new Exchange(attempt, retry);
     try {
-      const target = poolFor(upstream);
-      target.dispatch({ method: req.method as Dispatcher.HttpMethod, path: req.url ?? '/', headers: forwardHeaders(req, options.trusted), body }, exchange);
+      // A retry gets a connection of its own: the pool might hand out another stale one.
+      const target: Dispatcher = fresh ? new Client(...clientOptions(upstream)) : poolFor(upstream);
+      if (fresh) exchange.onDone = () => void target.close().catch(() => {});
+      const method = req.method as Dispatcher.HttpMethod;
+      target.dispatch({ method, path: req.url ?? '/', headers, body, reset: fresh }, exchange);
     } catch (error) {
       // undici refuses some requests outright (e.g. a header it cannot send).
       exchange.onResponseError(undefined, error as Error);
@@ -90,16 +130,13 @@ class Exchange implements Dispatcher.DispatchHandler {
   private answered = false;
   /** The repeat of this exchange, once it was retried. */
   private next: Exchange | undefined;
-  private readonly req: http.IncomingMessage;
-  private readonly res: http.ServerResponse;
+  onDone: (() => void) | undefined;
+  private readonly attempt: Attempt;
   private readonly retry: (() => Exchange | undefined) | undefined;
-  private readonly onError: ((message: string) => void) | undefined;
 
-  constructor(req: http.IncomingMessage, res: http.ServerResponse, retry: (() => Exchange | undefined) | undefined, onError: ((message: string) => void) | undefined) {
-    this.req = req;
-    this.res = res;
+  constructor(attempt: Attempt, retry: (() => Exchange | undefined) | undefined) {
+    this.attempt = attempt;
     this.retry = retry;
-    this.onError = onError;
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -108,35 +145,46 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: http.IncomingHttpHeaders): void {
     this.answered = true;
-    this.res.writeHead(statusCode, responseHeaders(headers));
+    const { key, mirror, res } = this.attempt;
+    if (key && mirror) mirror.note(key, headers['ratelimit-remaining'], headers['ratelimit-reset']);
+    res.writeHead(statusCode, responseHeaders(headers));
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (!this.res.write(chunk)) {
+    const { res } = this.attempt;
+    if (!res.write(chunk)) {
       controller.pause();
-      this.res.once('drain', () => controller.resume());
+      res.once('drain', () => controller.resume());
     }
   }
 
   onResponseEnd(): void {
-    this.res.end();
+    this.attempt.res.end();
+    this.onDone?.();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error & { code?: string }): void {
+    this.onDone?.();
+    const { req, res, onError } = this.attempt;
     // The sidecar died after its headers: the client must see a broken response, not a short one.
-    if (this.answered) return void this.res.destroy();
-    if (this.res.destroyed) return;
-    // A kept-alive connection the sidecar closed just as it was reused: safe to repeat once.
-    if (this.retry && error.code === 'UND_ERR_SOCKET') return void (this.next = this.retry());
-    this.onError?.(`proxy ${this.req.method} ${(this.req.url ?? '').split('?', 1)[0]}: ${error.message}`);
-    fail(this.res);
+    if (this.answered) return void res.destroy();
+    if (res.destroyed) return;
+    if (this.retry && CONNECTION_LOST.has(error.code ?? '')) return void (this.next = this.retry());
+    onError?.(`proxy ${req.method} ${(req.url ?? '').split('?', 1)[0]}: ${error.message}`);
+    fail(this.attempt);
   }
 
   /** The client went away: stop the sidecar's work for it too. */
   clientGone(): void {
     if (this.next) return this.next.clientGone();
-    if (!this.res.writableFinished && this.controller && !this.controller.aborted) this.controller.abort(new Error('client went away'));
+    if (!this.attempt.res.writableFinished && this.controller && !this.controller.aborted) this.controller.abort(new Error('client went away'));
   }
+}
+
+function withoutContentLength(headers: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < headers.length; i += 2) if (headers[i].toLowerCase() !== 'content-length') out.push(headers[i], headers[i + 1]);
+  return out;
 }
 
 /** RFC 9112 §6.3: a request has content only when it says so with Content-Length or Transfer-Encoding. */
@@ -145,24 +193,26 @@ function hasBody(req: http.IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** Answered before the upload ended: discard the rest instead of stalling the connection. */
+/**
+ * Answered before the upload ended: read and discard the rest, so that the connection can carry
+ * the client's next request, but no more than the body limit; beyond that the connection is
+ * closed (a client cannot keep the front busy with an endless upload).
+ */
 function drainRest(req: http.IncomingMessage): void {
   if (req.complete) return;
   req.unpipe();
+  let left = BODY_LIMIT_BYTES;
+  req.on('data', (chunk: Buffer) => {
+    left -= chunk.length;
+    if (left < 0) req.socket.destroy();
+  });
   req.resume();
 }
 
-const INTERNAL_ERROR = JSON.stringify({ error: 'internal_error', message: ERROR_MESSAGES.internal_error });
-
-/** Part 7: an unexpected failure is `500 {error: internal_error, message}`, with X-API-Version (part 8). */
-function fail(res: http.ServerResponse): void {
+/** Part 7: an unexpected failure is `500 {error: internal_error, message}`, with the API headers. */
+function fail({ res, key, mirror }: Attempt): void {
   if (res.headersSent) return void res.destroy();
-  res.writeHead(ERROR_STATUS.internal_error, [
-    'Content-Type', 'application/json',
-    'Content-Length', String(Buffer.byteLength(INTERNAL_ERROR)),
-    'Cache-Control', 'no-store',
-    'X-API-Version', API_VERSION,
-    'X-Content-Type-Options', 'nosniff',
-  ]);
-  res.end(INTERNAL_ERROR);
+  const answer = ownApiError('internal_error', key && mirror ? mirror.fields(key) : []);
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body);
 }

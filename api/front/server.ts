@@ -1,4 +1,7 @@
-/** The front's HTTP server: listen, and stop without cutting requests in flight. */
+/**
+ * The front's HTTP server: listen with deadlines for slow clients, and stop without cutting
+ * requests in flight.
+ */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -10,8 +13,33 @@ export interface Listening {
   close(graceMs?: number): Promise<void>;
 }
 
-export async function listen(handler: http.RequestListener, host: string, port: number): Promise<Listening> {
-  const server = http.createServer({ keepAliveTimeout: 5_000 }, handler);
+/** docs/front.md "Timeouts and limits": what each one is and why its default. */
+export interface ServerLimits {
+  /** From the connection (or the previous request) to the end of the headers. */
+  headersTimeoutMs?: number;
+  /** From the start of a request to the end of its body. */
+  requestTimeoutMs?: number;
+  /** How long an idle kept-alive connection stays open. */
+  keepAliveTimeoutMs?: number;
+  /** Attaches connection and parser-error handling before the first connection can arrive. */
+  prepare?: (server: http.Server) => void;
+}
+
+export async function listen(handler: http.RequestListener, host: string, port: number, limits: ServerLimits = {}): Promise<Listening> {
+  const headersTimeout = limits.headersTimeoutMs ?? 10_000;
+  const requestTimeout = limits.requestTimeoutMs ?? 30_000;
+  const server = http.createServer(
+    {
+      keepAliveTimeout: limits.keepAliveTimeoutMs ?? 5_000,
+      headersTimeout,
+      requestTimeout,
+      // node:http checks both deadlines only on this tick: a deadline is kept to within a quarter
+      // of itself (at most 1 s late).
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(Math.min(headersTimeout, requestTimeout) / 4))),
+    },
+    handler,
+  );
+  limits.prepare?.(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -9,9 +9,11 @@ import { trustedProxies } from '../net/client-address.ts';
 import { createProxy, type Upstream } from './proxy.ts';
 import { listen, type Listening } from './server.ts';
 import { loadSite } from './static.ts';
+import { clientLimits, rateLimitMirror } from './client-limits.ts';
+import { sidecarAddress } from '../net/sidecar-address.ts';
 
 export interface FrontOptions {
-  /** Where the sidecar is; undefined while it is down. Defaults to SIDECAR_HOST:SIDECAR_PORT. */
+  /** Where the sidecar is; undefined while it is down. Defaults to SIDECAR_LISTEN's address (api/net/sidecar-address.ts). */
   upstream?: () => Upstream | undefined;
 }
 
@@ -22,13 +24,15 @@ export interface Front extends Listening {
 export async function startFront(config: Config, options: FrontOptions = {}): Promise<Front> {
   const trusted = trustedProxies(config.TRUST_PROXY);
   const site = await loadSite(config.DIST_DIR, config.BASE_URL);
-  const fixed: Upstream = { host: config.SIDECAR_HOST, port: config.SIDECAR_PORT };
+  const fixed: Upstream = sidecarAddress(config);
+  const mirror = rateLimitMirror(config);
   const { proxy, close: closeProxy } = createProxy({
     upstream: options.upstream ?? (() => fixed),
     trusted,
+    mirror,
     onError: (message) => console.error(message),
   });
   const log = config.LOG_REQUESTS ? (line: string) => console.log(line) : undefined;
-  const listening = await listen(createFrontHandler({ site, proxy, log, cors: createCors(config.CORS_ORIGINS) }), config.HOST, config.PORT);
+  const listening = await listen(createFrontHandler({ site, proxy, log, cors: createCors(config.CORS_ORIGINS) }), config.HOST, config.PORT, clientLimits(config, trusted, mirror));
   return { ...listening, closeProxy };
 }

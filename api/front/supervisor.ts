@@ -4,6 +4,7 @@
  * contract's JSON 500 at once. The child says it is ready over IPC: `{type: 'ready', url}`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { addressFromReady } from '../net/sidecar-address.ts';
 import type { Upstream } from './proxy.ts';
 
 export interface SupervisorOptions {
@@ -32,6 +33,8 @@ export interface Supervisor {
 interface ReadyMessage {
   type: 'ready';
   url: string;
+  /** Set when the sidecar listens on a Unix domain socket (api/sidecar/listen.ts). */
+  socketPath?: string;
 }
 
 export function superviseSidecar(options: SupervisorOptions): Supervisor {
@@ -63,13 +66,10 @@ export function superviseSidecar(options: SupervisorOptions): Supervisor {
       }, readyTimeoutMs);
       current.on('message', (message: ReadyMessage) => {
         if (message?.type !== 'ready' || ready) return;
-        const url = new URL(message.url);
         ready = true;
         readyAt = Date.now();
         clearTimeout(timer);
-        // A sidecar bound to every interface is reached on loopback.
-        const host = ['0.0.0.0', '[::]'].includes(url.hostname) ? '127.0.0.1' : url.hostname.replace(/^\[|\]$/g, '');
-        upstream = { host, port: Number(url.port) };
+        upstream = addressFromReady(message);
         resolve();
       });
       current.on('exit', (code, signal) => {

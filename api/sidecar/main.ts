@@ -12,6 +12,8 @@ import { resolve } from 'node:path';
 import { toNodeHandler } from 'h3';
 import { configOrExit } from '../config.ts';
 import { createApp } from './app.ts';
+import { listenSidecar } from './listen.ts';
+import { sidecarAddress } from '../net/sidecar-address.ts';
 import { systemClock } from './deps.ts';
 import type { Logger } from './http/log.ts';
 import { openRateLimitStore, type RateLimitStore } from './http/rate-limit/index.ts';
@@ -44,8 +46,8 @@ async function start(): Promise<void> {
     limiter = await openRateLimitStore(config, logger);
     const app = createApp({ store, clock: systemClock, keys, clients, config, logger, limiter });
     const server = createServer(toNodeHandler(app));
-    const url = await listen(server, config.SIDECAR_HOST, config.SIDECAR_PORT);
-    logger.info(`sidecar listening on ${url}`);
+    const listened = await listenSidecar(server, sidecarAddress(config));
+    logger.info(`sidecar listening on ${listened.url}`);
     const stop = once(() => shutdown(server, store!, lock));
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
@@ -53,7 +55,7 @@ async function start(): Promise<void> {
       // A parent that forked us with IPC (the npm start supervisor, in its own process group) and
       // died without stopping us would leave us running unowned: its end closing is our SIGTERM.
       process.on('disconnect', stop);
-      if (process.connected) process.send({ type: 'ready', url });
+      if (process.connected) process.send({ type: 'ready', ...listened });
       else stop();
     }
   } catch (error) {
@@ -62,20 +64,6 @@ async function start(): Promise<void> {
     await lock.release();
     throw error;
   }
-}
-
-function listen(server: Server, host: string, port: number): Promise<string> {
-  return new Promise((done, fail) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      const why = error.code === 'EADDRINUSE' ? 'is already in use' : `cannot be used (${error.code ?? error.message})`;
-      fail(new StartupError(`The address ${host}:${port} (SIDECAR_HOST:SIDECAR_PORT) ${why}. Choose another SIDECAR_PORT.`));
-    });
-    server.listen(port, host, () => {
-      const address = server.address();
-      const bound = typeof address === 'object' && address ? address.port : port;
-      done(`http://${host.includes(':') ? `[${host}]` : host}:${bound}`);
-    });
-  });
 }
 
 async function shutdown(server: Server, store: JsonWaitlistStore, lock: Lock): Promise<void> {

@@ -9,7 +9,8 @@ const FAKE_SIDECAR = `
 import http from 'node:http';
 if (process.env.FAKE_FAIL) process.exit(3);
 const server = http.createServer((req, res) => res.end(String(process.pid)));
-server.listen(0, '127.0.0.1', () => process.send({ type: 'ready', url: 'http://127.0.0.1:' + server.address().port }));
+if (process.env.FAKE_SOCKET) server.listen(process.env.FAKE_SOCKET, () => process.send({ type: 'ready', url: 'unix:' + process.env.FAKE_SOCKET, socketPath: process.env.FAKE_SOCKET }));
+else server.listen(0, '127.0.0.1', () => process.send({ type: 'ready', url: 'http://127.0.0.1:' + server.address().port }));
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
@@ -25,6 +26,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const ask = async (s: Supervisor) => {
   const up = s.upstream();
   if (!up) throw new Error('no upstream');
+  if ('socketPath' in up) throw new Error('a socket upstream');
   return (await fetch(`http://${up.host}:${up.port}/`)).text();
 };
 
@@ -37,6 +39,14 @@ describe('sidecar supervisor', () => {
     await s.stop();
     expect(s.upstream()).toBeUndefined();
     expect(logs).toEqual([]);
+  });
+
+  test('supervisor: a child ready on a Unix domain socket becomes a socket upstream', async () => {
+    const socketPath = path.join(dir, 'fake.sock');
+    const s = superviseSidecar({ entry, env: { ...process.env, FAKE_SOCKET: socketPath }, log: () => {} });
+    await s.start();
+    expect(s.upstream()).toEqual({ socketPath });
+    await s.stop();
   });
 
   test('supervisor: a child that dies is restarted, the death is logged, and meanwhile there is no upstream', async () => {

@@ -1,0 +1,72 @@
+/**
+ * Where the sidecar listens (api/net/sidecar-address.ts): by default a Unix domain socket
+ * DATA_DIR/sidecar.sock with mode 0600 and no TCP port, so only the front (the same user)
+ * reaches it; TCP on SIDECAR_HOST:SIDECAR_PORT when SIDECAR_LISTEN=tcp.
+ */
+import { chmodSync } from 'node:fs';
+import { lstat, mkdir, unlink } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { connect } from 'node:net';
+import { dirname } from 'node:path';
+import { MAX_SOCKET_PATH_BYTES, describeAddress, type SidecarAddress } from '../net/sidecar-address.ts';
+import { StartupError } from './store/errors.ts';
+
+/** What the supervisor learns in the ready message. */
+export interface Listened {
+  /** `unix:/abs/path` or `http://host:port` (the real port when 0 was asked for). */
+  url: string;
+  socketPath?: string;
+}
+
+export async function listenSidecar(server: Server, address: SidecarAddress): Promise<Listened> {
+  if ('socketPath' in address) return listenSocket(server, address.socketPath);
+  const { host, port } = address;
+  await bind(server, (done) => server.listen(port, host, done), (code) =>
+    `The address ${host}:${port} (SIDECAR_HOST:SIDECAR_PORT) ${code === 'EADDRINUSE' ? 'is already in use' : `cannot be used (${code})`}. Choose another SIDECAR_PORT.`,
+  );
+  const bound = server.address();
+  return { url: describeAddress({ host, port: typeof bound === 'object' && bound ? bound.port : port }) };
+}
+
+async function listenSocket(server: Server, socketPath: string): Promise<Listened> {
+  if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
+    throw new StartupError(`The sidecar's socket path ${socketPath} is longer than ${MAX_SOCKET_PATH_BYTES} bytes, which a Unix domain socket cannot have. Choose a shorter DATA_DIR, or SIDECAR_LISTEN=tcp.`);
+  }
+  await mkdir(dirname(socketPath), { recursive: true, mode: 0o700 });
+  const existing = await lstat(socketPath).catch(() => undefined);
+  if (existing && !existing.isSocket()) throw new StartupError(`${socketPath} exists and is not a socket; remove it, then start again.`);
+  // A socket nobody answers on is a dead sidecar's (SIGKILL); a live one is another stack's.
+  if (existing && (await answers(socketPath))) throw new StartupError(`Another sidecar is listening on ${socketPath} (same DATA_DIR). Stop it, or choose another DATA_DIR.`);
+  if (existing) await unlink(socketPath);
+  await bind(server, (done) => {
+    // umask for the bind (synchronous inside listen()): the socket file is never connectable by
+    // others, not even for a moment before the chmod.
+    const umask = process.umask(0o177);
+    try {
+      server.listen(socketPath, done);
+    } finally {
+      process.umask(umask);
+    }
+  }, (code) => `The sidecar cannot listen on ${socketPath} (${code}).`);
+  chmodSync(socketPath, 0o600);
+  return { url: describeAddress({ socketPath }), socketPath };
+}
+
+function answers(socketPath: string): Promise<boolean> {
+  return new Promise((done) => {
+    const probe = connect(socketPath);
+    probe.once('connect', () => (probe.destroy(), done(true)));
+    probe.once('error', () => done(false));
+  });
+}
+
+function bind(server: Server, listen: (done: () => void) => void, why: (code: string) => string): Promise<void> {
+  return new Promise((done, fail) => {
+    const onError = (error: NodeJS.ErrnoException) => fail(new StartupError(why(error.code ?? error.message)));
+    server.once('error', onError);
+    listen(() => {
+      server.off('error', onError);
+      done();
+    });
+  });
+}
