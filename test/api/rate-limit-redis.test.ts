@@ -128,7 +128,7 @@ describeWithEngine('redis-server', REDIS_BINARY, 'rate limits shared in Redis', 
     }
   }, 30_000);
 
-  it('rate limit: an engine that stops answering (SIGSTOP) costs a request at most the command timeout, then none', async () => {
+  it('rate limit: an engine that stops answering (SIGSTOP) costs a request at most the command timeout, then none; answering again, it is used again', async () => {
     const h = await harness(LIMITS);
     const limiter = await open(h.logger);
     const app = createApp({ ...h, limiter });
@@ -143,6 +143,16 @@ describeWithEngine('redis-server', REDIS_BINARY, 'rate limits shared in Redis', 
       expect(times[0]).toBeLessThan(1000);
       expect(Math.max(times[1], times[2])).toBeLessThan(100);
       expect(h.logger.lines.filter((line) => line.includes('cannot be reached'))).toHaveLength(1);
+
+      // Answering again (the connection never dropped): back to the engine after the back-off, one line.
+      process.kill(engine.pid, 'SIGCONT');
+      await vi.waitFor(
+        async () => {
+          await send(app, API_PATHS.status, { headers: from('192.0.2.9') });
+          expect(h.logger.lines.filter((line) => line.includes('is back'))).toHaveLength(1);
+        },
+        { timeout: 5000, interval: 100 },
+      );
     } finally {
       process.kill(engine.pid, 'SIGCONT');
       await Promise.all([limiter.close(), h.close()]);

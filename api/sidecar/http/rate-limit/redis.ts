@@ -117,6 +117,8 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (this.#redis.status === 'ready' && performance.now() >= this.#retryAt) {
       try {
         const [count, resetAt] = await this.#hit(`${this.#prefix}${policy}:${key}`, now, this.#windowMs);
+        // A command that only timed out leaves the connection up: no 'ready' event will say so.
+        this.#recovered();
         return decide(count, resetAt, limit, now, this.#windowMs);
       } catch (error) {
         this.#retryAt = performance.now() + BACKOFF_MS;
