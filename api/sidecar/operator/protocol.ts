@@ -13,14 +13,13 @@
  */
 import { join } from 'node:path';
 
+export { MAX_SOCKET_PATH_BYTES } from '../../net/sidecar-address.ts';
+
 export const OPERATOR_SOCKET_NAME = 'operator.sock';
 
 export function operatorSocketPath(dataDir: string): string {
   return join(dataDir, OPERATOR_SOCKET_NAME);
 }
-
-/** Linux's sun_path holds 108 bytes with its terminating NUL. */
-export const MAX_SOCKET_PATH_BYTES = 107;
 
 /** The largest request body the channel reads (one address in JSON). */
 export const MAX_REQUEST_BYTES = 4096;

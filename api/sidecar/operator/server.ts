@@ -49,7 +49,10 @@ async function handle(store: OperatorStore, req: IncomingMessage, res: ServerRes
   const url = new URL(req.url ?? '/', 'http://operator');
   const route = `${req.method} ${url.pathname}`;
   if (route === 'GET /count') return answer(res, 200, { count: await store.count() });
-  if (route === 'GET /stats') return answer(res, 200, await store.stats(Number(url.searchParams.get('now') ?? Date.now())));
+  if (route === 'GET /stats') {
+    const now = Number(url.searchParams.get('now') ?? Date.now());
+    return Number.isFinite(now) ? answer(res, 200, await store.stats(now)) : answer(res, 400, { error: 'bad_time' });
+  }
   if (route === 'GET /export') {
     const filter = exportFilter(url.searchParams);
     if (!filter) return answer(res, 400, { error: 'bad_filter' });
