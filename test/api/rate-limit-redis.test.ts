@@ -4,9 +4,12 @@
  * happens while the engine goes away and comes back (docs/api.md, "Rate limits on Redis").
  * A throwaway redis-server per file; skipped by name where none is installed.
  */
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_PATHS } from '../../api/contract/index.ts';
 import { ConfigError, loadConfig } from '../../api/config.ts';
@@ -18,7 +21,7 @@ import { REDIS_BINARY, startRedis, type RedisEngine } from '../support/engines/r
 import { describeWithEngine } from '../support/engines/require.ts';
 import { freePort } from '../support/stack.ts';
 import { send } from '../support/request.ts';
-import { runToEnd } from './support/process.ts';
+import { ROOT, runToEnd } from './support/process.ts';
 import { harness } from './support/harness.ts';
 import { from } from './support/requests.ts';
 
@@ -49,6 +52,21 @@ describe('RATE_LIMIT_STORE setting', () => {
   it('rate limit: without RATE_LIMIT_STORE the windows are in this process', async () => {
     const store = await openRateLimitStore(loadConfig({}), silentLogger);
     expect(store).toBeInstanceOf(MemoryRateLimitStore);
+  });
+
+  it('rate limit: the Redis driver (ioredis) is loaded only when RATE_LIMIT_STORE is set', async () => {
+    // A child process that records every import of 'ioredis' while the engine is chosen.
+    const probe = `
+      import { registerHooks } from 'node:module';
+      const seen = [];
+      registerHooks({ resolve(specifier, context, next) { if (specifier === 'ioredis') seen.push(specifier); return next(specifier, context); } });
+      const { openRateLimitStore } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'api/sidecar/http/rate-limit/index.ts')).href)});
+      const store = await openRateLimitStore({ RATE_LIMIT_WINDOW_SECONDS: 60, RATE_LIMIT_MAX_CLIENTS: 10, RATE_LIMIT_STORE: process.argv[1] || undefined }, { info() {}, error() {} }).catch(() => undefined);
+      await store?.close();
+      console.log(seen.length);`;
+    const loads = async (setting: string) => (await promisify(execFile)(process.execPath, ['--input-type=module', '-e', probe, setting], { cwd: ROOT })).stdout.trim();
+    expect(await loads('')).toBe('0');
+    expect(await loads(`redis://127.0.0.1:${await freePort()}`)).toBe('1');
   });
 
   it('start: an unreachable RATE_LIMIT_STORE stops the sidecar with one paragraph naming the variable', async () => {
