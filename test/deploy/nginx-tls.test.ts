@@ -5,17 +5,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { API_PATHS, ENV_PREFIX, THANKS_PATHS } from '../../api/contract/paths.ts';
 import { OWN_STACK_TIMEOUT_MS, forgetBuild, freePort, startStack, type RunningStack } from '../support/stack.ts';
-import { engine } from './engine.ts';
-import { call, startNginx, type RunningNginx } from './nginx.ts';
+import { describeWithEngine } from '../support/engines/require.ts';
+import { NGINX_AND_OPENSSL, call, startNginx, type RunningNginx } from './nginx.ts';
 
-const ready = engine('nginx') && engine('openssl');
 /** The relaxed policy (status probe) at 3 per window, so a few calls show whose window they count in. */
 const LIMIT = 3;
 
-describe.runIf(ready)('nginx TLS in front of the product (docs/deploy/nginx/waitlist.conf)', () => {
+describeWithEngine('nginx and openssl', NGINX_AND_OPENSSL, 'nginx TLS in front of the product (docs/deploy/nginx/waitlist.conf)', () => {
   let dist: string;
   let nginx: RunningNginx;
   let trusting: RunningStack;

@@ -8,13 +8,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { API_PATHS } from '../../api/contract/paths.ts';
 import { OWN_STACK_TIMEOUT_MS, ROOT, forgetBuild, freePort, stackEnv, startStack, type RunningStack } from '../support/stack.ts';
-import { engine } from './engine.ts';
-import { call, startNginx, type RunningNginx } from './nginx.ts';
+import { describeWithEngine } from '../support/engines/require.ts';
+import { NGINX_AND_OPENSSL, call, startNginx, type RunningNginx } from './nginx.ts';
 
-const ready = engine('nginx') && engine('openssl');
 
 /** What the operator's `npm run waitlist -- count` says about an instance's data directory. */
 async function count(dataDir: string): Promise<number> {
@@ -24,7 +23,7 @@ async function count(dataDir: string): Promise<number> {
 
 const signUp = (url: string, i: number) => call(`${url}${API_PATHS.waitlist}`, { method: 'POST', body: JSON.stringify({ email: `user${i}@example.com`, consent: true }) });
 
-describe.runIf(ready)('nginx in front of two instances (docs/deploy/nginx/upstream-two.conf)', () => {
+describeWithEngine('nginx and openssl', NGINX_AND_OPENSSL, 'nginx in front of two instances (docs/deploy/nginx/upstream-two.conf)', () => {
   let dist: string;
   let nginx: RunningNginx;
   const instances: RunningStack[] = [];

@@ -11,9 +11,16 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { findBinary } from '../support/engines/require.ts';
 import { ROOT, freePort } from '../support/stack.ts';
 
 export const NGINX_DIR = path.join(ROOT, 'docs', 'deploy', 'nginx');
+
+/** Debian's nginx (in /usr/sbin, which a user's PATH may lack) and openssl for the certificate. */
+export const NGINX = findBinary(['nginx'], ['/usr/sbin']);
+export const OPENSSL = findBinary(['openssl']);
+/** For describeWithEngine: both programs, or undefined when one is missing. */
+export const NGINX_AND_OPENSSL = NGINX && OPENSSL ? NGINX : undefined;
 
 export interface RunningNginx {
   /** https://127.0.0.1:port */
@@ -39,7 +46,7 @@ export async function startNginx(upstreamFile: string, upstreams: string[], tlsP
   const prefix = await mkdtemp(path.join(tmpdir(), 'deploy-nginx-'));
   // Workers run as an unprivileged user when the tests run as root: they must reach the temp dirs.
   await chmod(prefix, 0o755);
-  await promisify(execFile)('openssl', [
+  await promisify(execFile)(OPENSSL!, [
     'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
     '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
     '-keyout', path.join(prefix, 'privkey.pem'), '-out', path.join(prefix, 'fullchain.pem'),
@@ -75,7 +82,7 @@ http {
   await writeFile(path.join(prefix, 'upstream.conf'), upstream);
   await writeFile(path.join(prefix, 'waitlist.conf'), site);
   await writeFile(path.join(prefix, 'nginx.conf'), conf);
-  const child = spawn('nginx', ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log'), '-g', `daemon off; pid ${prefix}/nginx.pid;`], {
+  const child = spawn(NGINX!, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log'), '-g', `daemon off; pid ${prefix}/nginx.pid;`], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

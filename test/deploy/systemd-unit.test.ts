@@ -5,10 +5,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { ROOT } from '../support/stack.ts';
-import { engine } from './engine.ts';
+import { describeWithEngine, findBinary } from '../support/engines/require.ts';
 
 const UNIT = path.join(ROOT, 'docs', 'deploy', 'systemd', 'waitlist.service');
 const run = promisify(execFile);
+const SYSTEMD_ANALYZE = findBinary(['systemd-analyze']);
 
 /** `Key=value` lines of one section of a unit file (the last value wins, as in systemd). */
 function section(text: string, name: string): Map<string, string> {
@@ -40,15 +41,17 @@ describe('systemd unit (docs/deploy/systemd/waitlist.service)', () => {
     expect(service.get('CapabilityBoundingSet')).toBe('');
     expect(service.get('User')).not.toBe('root');
   });
+});
 
-  test.runIf(engine('systemd-analyze'))('systemd-analyze verify accepts it with no warning', async () => {
+describeWithEngine('systemd-analyze', SYSTEMD_ANALYZE, 'systemd unit checked by systemd-analyze verify', () => {
+  test('systemd-analyze verify accepts it with no warning', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'deploy-unit-'));
     try {
       // Where this machine's npm is (Debian: /usr/bin/npm); verify checks that ExecStart exists.
       const npm = (await run('sh', ['-c', 'command -v npm'])).stdout.trim();
       const unit = (await readFile(UNIT, 'utf8')).replace('ExecStart=/usr/bin/npm ', `ExecStart=${npm} `);
       await writeFile(path.join(dir, 'waitlist.service'), unit);
-      const { stdout, stderr } = await run('systemd-analyze', ['verify', path.join(dir, 'waitlist.service')], { cwd: dir });
+      const { stdout, stderr } = await run(SYSTEMD_ANALYZE!, ['verify', path.join(dir, 'waitlist.service')], { cwd: dir });
       // Unknown keys and bad values are only warnings ("…, ignoring"): any output is a failure.
       expect(stderr + stdout).toBe('');
     } finally {
@@ -56,13 +59,13 @@ describe('systemd unit (docs/deploy/systemd/waitlist.service)', () => {
     }
   });
 
-  test.runIf(engine('systemd-analyze'))('the check notices a mistake (a misspelt value makes verify talk)', async () => {
+  test('the check notices a mistake (a misspelt value makes verify talk)', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'deploy-unit-'));
     try {
       const npm = (await run('sh', ['-c', 'command -v npm'])).stdout.trim();
       const unit = (await readFile(UNIT, 'utf8')).replace('ExecStart=/usr/bin/npm ', `ExecStart=${npm} `).replace('KillMode=mixed', 'KillMode=mixd');
       await writeFile(path.join(dir, 'waitlist.service'), unit);
-      const { stderr } = await run('systemd-analyze', ['verify', path.join(dir, 'waitlist.service')], { cwd: dir });
+      const { stderr } = await run(SYSTEMD_ANALYZE!, ['verify', path.join(dir, 'waitlist.service')], { cwd: dir });
       expect(stderr).toMatch(/kill mode/i);
     } finally {
       await rm(dir, { recursive: true, force: true });
