@@ -14,7 +14,7 @@ import { PostgresClients } from '../../api/sidecar/store/postgres/clients.ts';
 import { loadOrCreateSharedKeys } from '../../api/sidecar/store/postgres/keys.ts';
 import { openPool } from '../../api/sidecar/store/postgres/pool.ts';
 import { migrateSchema, SCHEMA_VERSION } from '../../api/sidecar/store/postgres/schema.ts';
-import { STATS_CACHE_MS } from '../../api/sidecar/store/postgres/stats-cache.ts';
+import { STATS_CACHE_MS, STATS_STALE_LIMIT_MS, StatsCache } from '../../api/sidecar/store/postgres/stats-cache.ts';
 import { PostgresWaitlistStore } from '../../api/sidecar/store/postgres/waitlist-store.ts';
 import { postgresBinDir, startPostgres, type PostgresEngine } from '../support/engines/postgres.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
@@ -108,7 +108,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'PostgreSQL store', () => {
     );
   });
 
-  it('upsert: 20 concurrent sign-ups of one address on two instances make one row with every answer merged', async () => {
+  it('upsert: 20 concurrent sign-ups of one address on two instances make one row with every answer merged and the earliest first sign-up time', async () => {
     const { url, pool } = await freshDatabase();
     const stores = [new PostgresWaitlistStore(pool), new PostgresWaitlistStore(await anotherPool(url))];
     const answers: Partial<WaitlistSignup>[] = [{ role: 'data' }, { building: 'rag' }, { source: 'cta' }, { lang: 'de' }, {}];
@@ -122,40 +122,48 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'PostgreSQL store', () => {
     expect(record).toMatchObject({ email: 'same@example.com', role: 'data', building: 'rag', source: 'cta', lang: 'de', createdAt: iso(T0) });
   });
 
-  it('stats: one query equals computeStats over the records; own writes show at once, another instance\'s within the cache time', async () => {
+  it('stats: one query equals computeStats over the records at `now` (7 and 30 days by first sign-up)', async () => {
+    const { pool } = await freshDatabase();
+    const store = new PostgresWaitlistStore(pool);
+    const day = 86_400_000;
+    await store.upsert({ email: 'old@example.com', consent: true, role: 'founder', lang: 'de' }, 'form', iso(T0 - 20 * day));
+    await store.upsert({ email: 'mid@example.com', consent: true, source: 'hero' }, 'json', iso(T0 - 7 * day));
+    await store.upsert({ email: 'new@example.com', consent: true, building: 'agents' }, 'json', iso(T0 - day));
+    await store.upsert({ email: 'old@example.com', consent: true, role: 'data' }, 'json', iso(T0));
+    const stats = await store.stats(T0);
+    expect(stats).toEqual(computeStats(await all(store), T0));
+    expect([stats.total, stats.last7Days, stats.last30Days, stats.byRole.data, stats.byLang.de]).toEqual([3, 1, 3, 1, 1]);
+  });
+
+  it('stats cache: fresh for 5 s; then served stale while one background query refreshes it; past 30 s a request waits; writes of every instance show', async () => {
     const { url, pool } = await freshDatabase();
     const here = new PostgresWaitlistStore(pool);
     const there = new PostgresWaitlistStore(await anotherPool(url));
-    const day = 86_400_000;
-    await here.upsert({ email: 'old@example.com', consent: true, role: 'founder', lang: 'de' }, 'form', iso(T0 - 20 * day));
-    await here.upsert({ email: 'mid@example.com', consent: true, source: 'hero' }, 'json', iso(T0 - 7 * day));
-    await here.upsert({ email: 'new@example.com', consent: true, building: 'agents' }, 'json', iso(T0 - day));
-    const first = await here.stats(T0);
-    expect(first).toEqual(computeStats(await all(here), T0));
-    expect([first.total, first.last7Days, first.last30Days]).toEqual([3, 1, 3]);
-
-    await here.upsert({ email: 'own@example.com', consent: true }, 'json', iso(T0));
-    expect((await here.stats(T0 + 1)).total).toBe(4);
-
-    await there.upsert({ email: 'other@example.com', consent: true }, 'json', iso(T0));
-    expect((await here.stats(T0 + 2)).total).toBe(4);
-    expect((await here.stats(T0 + 1 + STATS_CACHE_MS)).total).toBe(5);
-    await here.erase('other@example.com');
-    expect((await here.stats(T0 + 2 + STATS_CACHE_MS)).total).toBe(4);
-  });
-
-  it('stats: concurrent requests on a cold cache share one query', async () => {
-    const { pool } = await freshDatabase();
-    const store = new PostgresWaitlistStore(pool);
+    const cache = new StatsCache(pool);
     let queries = 0;
     const query = pool.query.bind(pool);
     pool.query = ((...args: Parameters<typeof query>) => {
       if (String(args[0]).includes('FILTER')) queries += 1;
       return query(...args);
     }) as typeof pool.query;
-    const answers = await Promise.all(Array.from({ length: 10 }, () => store.stats(T0)));
+
+    const cold = await Promise.all(Array.from({ length: 10 }, () => cache.get(T0)));
+    expect([queries, new Set(cold).size, cold[0].total]).toEqual([1, 1, 0]);
+    await here.upsert({ email: 'a@example.com', consent: true }, 'json', iso(T0));
+    await there.upsert({ email: 'b@example.com', consent: true }, 'json', iso(T0));
+    expect(await cache.get(T0 + STATS_CACHE_MS - 1)).toBe(cold[0]);
     expect(queries).toBe(1);
-    expect(new Set(answers).size).toBe(1);
+
+    const stale = await cache.get(T0 + STATS_CACHE_MS);
+    expect(stale).toBe(cold[0]);
+    await cache.settled();
+    expect(queries).toBe(2);
+    const refreshed = await cache.get(T0 + STATS_CACHE_MS + 1);
+    expect([refreshed.total, refreshed.computedAt]).toEqual([2, iso(T0 + STATS_CACHE_MS)]);
+
+    await there.erase('b@example.com');
+    const late = await cache.get(T0 + STATS_CACHE_MS + STATS_STALE_LIMIT_MS);
+    expect([late.total, late.computedAt, queries]).toEqual([1, iso(T0 + STATS_CACHE_MS + STATS_STALE_LIMIT_MS), 3]);
   });
 
   it('export: every record in sign-up order through a cursor, filtered by lang and since; stopping early frees the connection', async () => {

@@ -11,14 +11,17 @@ import type { WaitlistRecord } from '../../domain/record.ts';
 import type { ExportFilter, WaitlistStore } from '../waitlist-store.ts';
 import { StatsCache } from './stats-cache.ts';
 
-/** Merge rules of mergeSignup: new answers win, absent ones keep the old, created_at stays, the
- * consent time and evidence are this sign-up's. $3 (the sign-up's lang) is NULL when it named none;
+/** Merge rules of mergeSignup: new answers win, absent ones keep the old, created_at stays (the
+ * earlier of the two: with concurrent instances the first to commit need not be the first to
+ * arrive; with one writer it is always the existing one), the consent time and evidence are this
+ * sign-up's. $3 (the sign-up's lang) is NULL when it named none;
  * a new row then takes $9, the consent language (the sign-up's or DEFAULT_LANG). */
 const UPSERT_SQL = `
 INSERT INTO waitlist AS w (email, created_at, consent_at, updated_at, lang, role, building, source,
                            consent_form, consent_channel, consent_lang, consent_text_version)
 VALUES ($1, $2, $2, $2, $9, $4, $5, $6, $7, $8, $9, $10)
 ON CONFLICT (email) DO UPDATE SET
+  created_at = least(w.created_at, EXCLUDED.created_at),
   consent_at = EXCLUDED.consent_at,
   updated_at = EXCLUDED.updated_at,
   lang = coalesce($3::text, w.lang),
@@ -71,15 +74,14 @@ export class PostgresWaitlistStore implements WaitlistStore {
   #closed = false;
   #commits = 0;
 
-  constructor(pool: pg.Pool, options: { statsCacheMs?: number } = {}) {
+  constructor(pool: pg.Pool) {
     this.#pool = pool;
-    this.#stats = new StatsCache(pool, options.statsCacheMs);
+    this.#stats = new StatsCache(pool);
   }
 
   async upsert(signup: WaitlistSignup, channel: Channel, at: string): Promise<void> {
     this.#open();
     const consent = consentEvidence(signup.source, channel, signup.lang ?? DEFAULT_LANG);
-    this.#stats.invalidate();
     await this.#pool.query(UPSERT_SQL, [
       signup.email,
       at,
@@ -92,8 +94,6 @@ export class PostgresWaitlistStore implements WaitlistStore {
       consent.lang,
       consent.textVersion,
     ]);
-    // A second invalidation: a stats query started while this upsert ran may not include it.
-    this.#stats.invalidate();
     this.#commits += 1;
   }
 
@@ -129,9 +129,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
   /** GDPR Art. 17: resolves with whether there was a record, after the COMMIT that removed it. */
   async erase(email: string): Promise<boolean> {
     this.#open();
-    this.#stats.invalidate();
     const { rowCount } = await this.#pool.query('DELETE FROM waitlist WHERE email = $1', [email]);
-    this.#stats.invalidate();
     return (rowCount ?? 0) > 0;
   }
 

@@ -1,0 +1,303 @@
+/**
+ * `npm run bench` (PostgreSQL part, issue 11): the sidecar app on the PostgreSQL store at 1,000,000
+ * records beside the JSON store at 100,000, in the same run, on the same load:
+ * - sign-ups: 32 concurrent clients posting distinct addresses for `--duration` s (default 10):
+ *   sign-ups/s, p50/p99/max latency, the largest event-loop stall of the sidecar meanwhile;
+ * - statistics: 32 concurrent clients polling GET /api/v1/waitlist/stats with a Bearer token
+ *   (cached answers: store/postgres/stats-cache.ts), p50/p99;
+ * - the uncached statistics query (store/postgres/stats-query.ts) timed straight against the database.
+ * Targets: PostgreSQL sign-up p99 <= 50 ms, no event-loop stall over 50 ms, stats p99 <= 50 ms.
+ *
+ * The database is a throwaway PostgreSQL (test/support/engines/postgres.ts) with durable commits
+ * (fsync on, synchronous_commit on), filled with generate_series and vacuumed. The sidecar under
+ * test is the real app (openBackend, createApp, node:http) in a child process of this script, so the
+ * load generator does not share its event loop; it reports that loop's delay (monitorEventLoopDelay).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { Agent, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { toNodeHandler } from 'h3';
+import pg from 'pg';
+import { loadConfig } from '../../api/config.ts';
+import { API_PATHS } from '../../api/contract/index.ts';
+import { createApp } from '../../api/sidecar/app.ts';
+import { systemClock } from '../../api/sidecar/deps.ts';
+import { hashSecret, type ClientRecord } from '../../api/sidecar/domain/clients.ts';
+import { CONSENT_TEXT_VERSION } from '../../api/sidecar/domain/consent.ts';
+import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
+import { silentLogger } from '../../api/sidecar/http/log.ts';
+import { openBackend } from '../../api/sidecar/store/backend.ts';
+import { replaceFileDurably } from '../../api/sidecar/store/durable-file.ts';
+import { clientsPath, writeClients } from '../../api/sidecar/store/json/clients-file.ts';
+import { RecordTable } from '../../api/sidecar/store/json/record-table.ts';
+import { storeCodec } from '../../api/sidecar/store/json/store-file.ts';
+import { STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
+import { PostgresClients } from '../../api/sidecar/store/postgres/clients.ts';
+import { migrateSchema } from '../../api/sidecar/store/postgres/schema.ts';
+import { STATS_SQL, statsParams } from '../../api/sidecar/store/postgres/stats-query.ts';
+import { startPostgres } from '../../test/support/engines/postgres.ts';
+import { table } from './table.ts';
+import { during, numberOption, phase } from './progress.ts';
+
+const CONNECTIONS = 32;
+const PG_RECORDS = 1_000_000;
+const JSON_RECORDS = 100_000;
+const duration = numberOption('duration', 10);
+const CLIENT = { id: 'bench-client', secret: 'bench-secret-that-is-long-enough-0123456789' };
+
+interface ServerStats {
+  maxStallMs: number;
+  p99StallMs: number;
+  rssMb: number;
+}
+
+interface Latencies {
+  ok: number;
+  failed: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+if (process.argv.includes('--serve')) await serve();
+else await main();
+
+/** Child role: the sidecar app on the engine its environment selects, reporting its event-loop delay. */
+async function serve(): Promise<void> {
+  const config = loadConfig({
+    BASE_URL: 'http://127.0.0.1',
+    DATA_DIR: process.env.BENCH_DATA_DIR,
+    DATABASE_URL: process.env.BENCH_DATABASE_URL,
+    RATE_LIMIT_STANDARD: '1000000000',
+    RATE_LIMIT_RELAXED: '1000000000',
+    LOG_REQUESTS: 'false',
+  });
+  const started = performance.now();
+  const backend = await openBackend(config);
+  const openMs = performance.now() - started;
+  const { store, keys, clients } = backend;
+  const app = createApp({ store, clock: systemClock, keys, clients, config, logger: silentLogger });
+  const server = createServer(toNodeHandler(app));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  process.on('message', (message: string) => {
+    if (message === 'reset') delay.reset();
+    if (message === 'stop') server.close(() => backend.close().then(() => process.exit(0)));
+    if (message === 'reset' || message === 'stats') {
+      const stats: ServerStats = { maxStallMs: delay.max / 1e6, p99StallMs: delay.percentile(99) / 1e6, rssMb: process.memoryUsage.rss() / 2 ** 20 };
+      process.send!({ type: message, stats });
+    }
+  });
+  process.send!({ type: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, openMs });
+}
+
+async function main(): Promise<void> {
+  const guard = setTimeout(() => {
+    console.error('benchmark took too long: aborting');
+    process.exit(1);
+  }, (4 * duration + 300) * 1000);
+  guard.unref();
+  console.log(`PostgreSQL store benchmark: ${CONNECTIONS} concurrent clients, ${duration} s per load, 127.0.0.1 only, durable commits\n`);
+  const head = ['store', 'records', 'open ms', 'sign-ups/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200', 'max stall ms', 'stats req/s', 'stats p50', 'stats p99', 'RSS MB'];
+  const rows: string[][] = [];
+  const engine = await during('starting a throwaway PostgreSQL (fsync on)', startPostgres({ durable: true }));
+  let uncached: number[] = [];
+  try {
+    const url = await engine.createDatabase('bench');
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    try {
+      await fillPostgres(pool);
+      rows.push(await benchEngine('PostgreSQL', PG_RECORDS, { BENCH_DATABASE_URL: url, BENCH_DATA_DIR: await mkdtemp(join(tmpdir(), 'bench-pg-')) }));
+      uncached = await during('stats: the uncached query, 5 times', timeStatsQuery(pool, 5));
+    } finally {
+      await pool.end();
+    }
+  } finally {
+    await engine.stop();
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'bench-json-'));
+  try {
+    await during(`JSON store: writing ${JSON_RECORDS.toLocaleString('en')} records`, seedJson(dir, JSON_RECORDS));
+    rows.push(await benchEngine('JSON', JSON_RECORDS, { BENCH_DATA_DIR: dir }));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  console.log('');
+  table(head, rows);
+  const sorted = [...uncached].sort((a, b) => a - b);
+  console.log(`\nUncached statistics query at ${PG_RECORDS.toLocaleString('en')} rows (one pass, count(*) FILTER): min ${sorted[0].toFixed(0)} ms, median ${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms.`);
+  console.log('Targets (PostgreSQL, 1,000,000 records): sign-up p99 <= 50 ms, no event-loop stall over 50 ms, stats p99 <= 50 ms (cached).');
+}
+
+/** 1,000,000 rows by generate_series, first sign-ups spread over 60 days, then VACUUM ANALYZE; and the bench client. */
+async function fillPostgres(pool: pg.Pool): Promise<void> {
+  await migrateSchema(pool);
+  await during(`PostgreSQL: filling ${PG_RECORDS.toLocaleString('en')} rows with generate_series`, async () => {
+    await pool.query(
+      `INSERT INTO waitlist
+       SELECT 'seed' || i || '@example.com', t, t, t, CASE WHEN i % 3 = 0 THEN 'de' ELSE 'en' END,
+              'developer', 'agents', 'hero', 'hero', 'form', 'en', $2
+       FROM generate_series(1, $1) AS i, LATERAL (SELECT now() - (i % 60) * interval '1 day' AS t) AS times`,
+      [PG_RECORDS, CONSENT_TEXT_VERSION],
+    );
+    await pool.query('VACUUM ANALYZE waitlist');
+  });
+  await new PostgresClients(pool).create(await benchClient());
+}
+
+async function benchClient(): Promise<ClientRecord> {
+  return { id: CLIENT.id, name: 'bench', createdAt: new Date().toISOString(), scopes: ['waitlist:stats:read'], secretHash: await hashSecret(CLIENT.secret) };
+}
+
+/** A store file of `size` records, as the sidecar writes it, and the bench client. */
+async function seedJson(dir: string, size: number): Promise<void> {
+  const at = new Date().toISOString();
+  const records: WaitlistRecord[] = [];
+  for (let i = 0; i < size; i++) {
+    records.push({
+      email: `seed${i}@example.com`,
+      createdAt: at,
+      consentAt: at,
+      updatedAt: at,
+      lang: i % 3 ? 'en' : 'de',
+      role: 'developer',
+      building: 'agents',
+      source: 'hero',
+      consent: { form: 'hero', channel: 'form', lang: 'en', textVersion: CONSENT_TEXT_VERSION },
+    });
+  }
+  const path = join(dir, STORE_FILE_NAME);
+  await replaceFileDurably(path, storeCodec(path).serialize(new RecordTable(records)));
+  await writeClients(clientsPath(dir), [await benchClient()]);
+}
+
+async function benchEngine(name: string, size: number, env: Record<string, string>): Promise<string[]> {
+  const label = `${name} at ${size.toLocaleString('en')} records`;
+  const child = fork(import.meta.filename, ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
+  try {
+    const ready = await during(`${label}: starting the sidecar`, nextMessage<{ url: string; openMs: number }>(child, 'ready'));
+    await during(`${label}: 1 s warm-up`, signUps(ready.url, `warm-${name}`, 1));
+    await ask(child, 'reset');
+    const load = await during(`${label}: sign-ups, ${CONNECTIONS} clients for ${duration} s`, signUps(ready.url, `run-${name}`, duration));
+    const loaded = await ask(child, 'stats');
+    phase(`${label}: sign-ups ${(load.ok / duration).toFixed(0)}/s, p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms, max stall ${loaded.maxStallMs.toFixed(1)} ms`);
+    const token = await accessToken(ready.url);
+    // One request first: the measured polls are of the cached answer (the uncached query is timed below).
+    const cold = performance.now();
+    const first = await call(new Agent(), new URL(API_PATHS.stats, ready.url), 'GET', { authorization: `Bearer ${token}` });
+    phase(`${label}: first statistics request (cold cache): ${first} in ${(performance.now() - cold).toFixed(0)} ms`);
+    const statsSeconds = Math.max(3, Math.round(duration / 2));
+    const stats = await during(`${label}: statistics, ${CONNECTIONS} clients for ${statsSeconds} s`, pollStats(ready.url, token, statsSeconds));
+    const after = await ask(child, 'stats');
+    phase(`${label}: stats ${(stats.ok / statsSeconds).toFixed(0)}/s, p50 ${stats.p50.toFixed(2)} ms, p99 ${stats.p99.toFixed(2)} ms`);
+    child.send('stop');
+    await new Promise((done) => child.once('exit', done));
+    return [
+      name,
+      size.toLocaleString('en'),
+      ready.openMs.toFixed(0),
+      (load.ok / duration).toFixed(0),
+      load.p50.toFixed(1),
+      load.p99.toFixed(1),
+      load.max.toFixed(1),
+      String(load.failed + stats.failed),
+      loaded.maxStallMs.toFixed(1),
+      (stats.ok / statsSeconds).toFixed(0),
+      stats.p50.toFixed(2),
+      stats.p99.toFixed(2),
+      after.rssMb.toFixed(0),
+    ];
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    if (env.BENCH_DATABASE_URL) await rm(env.BENCH_DATA_DIR, { recursive: true, force: true });
+  }
+}
+
+async function timeStatsQuery(pool: pg.Pool, times: number): Promise<number[]> {
+  const took: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    await pool.query(STATS_SQL, statsParams(Date.now()));
+    took.push(performance.now() - started);
+  }
+  return took;
+}
+
+async function accessToken(url: string): Promise<string> {
+  const res = await fetch(new URL(API_PATHS.token, url), {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${CLIENT.id}:${CLIENT.secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  if (res.status !== 200) throw new Error(`token request answered ${res.status}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/** `CONNECTIONS` clients sending requests back to back over kept-alive connections for `seconds`. */
+async function load(seconds: number, send: (agent: Agent, n: number) => Promise<number>): Promise<Latencies> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const latencies: number[] = [];
+  let failed = 0;
+  let n = 0;
+  const end = performance.now() + seconds * 1000;
+  const worker = async () => {
+    while (performance.now() < end) {
+      const started = performance.now();
+      const status = await send(agent, n++);
+      latencies.push(performance.now() - started);
+      if (status !== 200) failed += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { ok: latencies.length - failed, failed, p50: at(0.5), p99: at(0.99), max: latencies.at(-1) ?? 0 };
+}
+
+function signUps(url: string, prefix: string, seconds: number): Promise<Latencies> {
+  const target = new URL(API_PATHS.waitlist, url);
+  return load(seconds, (agent, n) =>
+    call(agent, target, 'POST', { 'content-type': 'application/json' }, JSON.stringify({ email: `${prefix}-${n}@example.com`, consent: true, role: 'data', lang: 'de' })),
+  );
+}
+
+function pollStats(url: string, token: string, seconds: number): Promise<Latencies> {
+  const target = new URL(API_PATHS.stats, url);
+  return load(seconds, (agent) => call(agent, target, 'GET', { authorization: `Bearer ${token}` }));
+}
+
+function call(agent: Agent, url: URL, method: string, headers: Record<string, string>, body?: string): Promise<number> {
+  return new Promise((done) => {
+    const all = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+    const req = request(url, { method, agent, headers: all }, (res) => {
+      res.resume();
+      res.on('end', () => done(res.statusCode ?? 0));
+    });
+    req.on('error', () => done(0));
+    req.end(body);
+  });
+}
+
+function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
+  return new Promise((done, fail) => {
+    const onMessage = (message: { type?: string } & T) => {
+      if (message?.type !== type) return;
+      child.off('message', onMessage);
+      done(message);
+    };
+    child.on('message', onMessage);
+    child.once('exit', (code) => fail(new Error(`benchmark sidecar exited with ${code}`)));
+  });
+}
+
+async function ask(child: ChildProcess, message: 'reset' | 'stats'): Promise<ServerStats> {
+  const reply = nextMessage<{ stats: ServerStats }>(child, message);
+  child.send(message);
+  return (await reply).stats;
+}
