@@ -50,6 +50,8 @@ const duration = numberOption('duration', 10);
 const CLIENT = { id: 'bench-client', secret: 'bench-secret-that-is-long-enough-0123456789' };
 
 interface ServerStats {
+  /** CPU time (user + system) of the sidecar so far. */
+  cpuMs: number;
   maxStallMs: number;
   p99StallMs: number;
   rssMb: number;
@@ -89,7 +91,8 @@ async function serve(): Promise<void> {
     if (message === 'reset') delay.reset();
     if (message === 'stop') server.close(() => backend.close().then(() => process.exit(0)));
     if (message === 'reset' || message === 'stats') {
-      const stats: ServerStats = { maxStallMs: delay.max / 1e6, p99StallMs: delay.percentile(99) / 1e6, rssMb: process.memoryUsage.rss() / 2 ** 20 };
+      const cpu = process.cpuUsage();
+      const stats: ServerStats = { cpuMs: (cpu.user + cpu.system) / 1000, maxStallMs: delay.max / 1e6, p99StallMs: delay.percentile(99) / 1e6, rssMb: process.memoryUsage.rss() / 2 ** 20 };
       process.send!({ type: message, stats });
     }
   });
@@ -103,7 +106,7 @@ async function main(): Promise<void> {
   }, (4 * duration + 300) * 1000);
   guard.unref();
   console.log(`PostgreSQL store benchmark: ${CONNECTIONS} concurrent clients, ${duration} s per load, 127.0.0.1 only, durable commits\n`);
-  const head = ['store', 'records', 'open ms', 'sign-ups/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200', 'max stall ms', 'stats req/s', 'stats p50', 'stats p99', 'RSS MB'];
+  const head = ['store', 'records', 'open ms', 'sign-ups/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200', 'CPU µs/sign-up', 'max stall ms', 'stats req/s', 'stats p50', 'stats p99', 'RSS MB'];
   const rows: string[][] = [];
   const engine = await during('starting a throwaway PostgreSQL (fsync on)', startPostgres({ durable: true }));
   let uncached: number[] = [];
@@ -182,7 +185,7 @@ async function benchEngine(name: string, size: number, env: Record<string, strin
   try {
     const ready = await during(`${label}: starting the sidecar`, nextMessage<{ url: string; openMs: number }>(child, 'ready'));
     await during(`${label}: 1 s warm-up`, signUps(ready.url, `warm-${name}`, 1));
-    await ask(child, 'reset');
+    const before = await ask(child, 'reset');
     const load = await during(`${label}: sign-ups, ${CONNECTIONS} clients for ${duration} s`, signUps(ready.url, `run-${name}`, duration));
     const loaded = await ask(child, 'stats');
     phase(`${label}: sign-ups ${(load.ok / duration).toFixed(0)}/s, p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms, max stall ${loaded.maxStallMs.toFixed(1)} ms`);
@@ -206,6 +209,7 @@ async function benchEngine(name: string, size: number, env: Record<string, strin
       load.p99.toFixed(1),
       load.max.toFixed(1),
       String(load.failed + stats.failed),
+      (((loaded.cpuMs - before.cpuMs) * 1000) / Math.max(1, load.ok + load.failed)).toFixed(0),
       loaded.maxStallMs.toFixed(1),
       (stats.ok / statsSeconds).toFixed(0),
       stats.p50.toFixed(2),

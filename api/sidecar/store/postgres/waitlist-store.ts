@@ -82,7 +82,8 @@ export class PostgresWaitlistStore implements WaitlistStore {
   async upsert(signup: WaitlistSignup, channel: Channel, at: string): Promise<void> {
     this.#open();
     const consent = consentEvidence(signup.source, channel, signup.lang ?? DEFAULT_LANG);
-    await this.#pool.query(UPSERT_SQL, [
+    // A named statement: parsed and planned once per connection, not per sign-up.
+    await this.#pool.query({ name: 'waitlist-upsert', text: UPSERT_SQL, values: [
       signup.email,
       at,
       signup.lang ?? null,
@@ -93,7 +94,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
       consent.channel,
       consent.lang,
       consent.textVersion,
-    ]);
+    ] });
     this.#commits += 1;
   }
 
