@@ -42,7 +42,8 @@ export async function probeBench({ duration, rounds, env }: ProbeOptions): Promi
   const running: Running[] = [];
   try {
     phase('status probe: starting the sidecar, the front, the node:http floor and nginx');
-    const api = await sidecar(path.join(ROOT, 'api/sidecar/main.ts'), { ...env, DATA_DIR: path.join(tmp, 'data'), SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0' });
+    // TCP (not the default Unix socket): nginx and the floor proxy reach the sidecar the same way.
+    const api = await sidecar(path.join(ROOT, 'api/sidecar/main.ts'), { ...env, DATA_DIR: path.join(tmp, 'data'), SIDECAR_LISTEN: 'tcp', SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0' });
     running.push(api);
     const at = new URL(api.url);
     const front = await nodeServer('front', path.join(ROOT, 'api/front/main.ts'), [], { ...env, HOST: '127.0.0.1', PORT: '0', SIDECAR_HOST: at.hostname, SIDECAR_PORT: at.port });

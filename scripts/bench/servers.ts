@@ -29,14 +29,15 @@ export async function cpuSeconds(pid: number): Promise<number> {
 /** USER_HZ: 100 on every Linux architecture Node runs on. */
 const CLOCK_TICKS = 100;
 
-/** Spawns a Node entry that prints `listening on <url>`. */
+/** Spawns a Node entry that prints `listening on <url>` (on stdout or stderr). */
 export async function nodeServer(name: string, entry: string, args: string[], env: NodeJS.ProcessEnv): Promise<Running> {
   const child = spawn(process.execPath, [entry, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {
       out += chunk;
-      const match = /listening on (\S+)/.exec(out);
+      // A text or JSON log line (LOG_FORMAT): `listening on http://…; site from …`.
+      const match = /listening on (https?:\/\/[^\s;"]+)/.exec(out);
       if (match) resolve(match[1]);
     });
     child.on('exit', (code) => reject(new Error(`${name} exited with code ${code}: ${out}`)));

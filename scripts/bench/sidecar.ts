@@ -131,7 +131,7 @@ async function benchSize(size: number): Promise<string[]> {
     const stats = await ask(child, 'stats');
     const answered = load.ok + load.failed;
     child.send('stop');
-    await new Promise((done) => child!.once('exit', done));
+    await during(`stopping the sidecar (last commit of ${size.toLocaleString('en')} records)`, new Promise((done) => child!.once('exit', done)));
     return [
       size.toLocaleString('en'),
       fileMb.toFixed(1),

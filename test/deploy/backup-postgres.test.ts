@@ -1,0 +1,88 @@
+/**
+ * docs/deploy.md, "Backups", PostgreSQL: the guide's pg_dump while sign-ups flow into the running
+ * sidecar, pg_restore into an empty database, a sidecar started on it serves the records and the
+ * same OAuth client (clients and signing keys live in the database too).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { API_PATHS } from '../../api/contract/paths.ts';
+import { runToEnd, startSidecar, type Running } from '../api/support/process.ts';
+import { postgresBinDir, startPostgres, type PostgresEngine } from '../support/engines/postgres.ts';
+import { describeWithEngine } from '../support/engines/require.ts';
+
+const BIN = postgresBinDir();
+const run = promisify(execFile);
+
+async function signUp(url: string, email: string): Promise<number> {
+  const res = await fetch(new URL(API_PATHS.waitlist, url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, consent: true }) });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+async function totalSignUps(url: string, client: { client_id: string; client_secret: string }): Promise<number> {
+  const basic = Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64');
+  const token = await fetch(new URL(API_PATHS.token, url), { method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+  expect(token.status).toBe(200);
+  const { access_token } = (await token.json()) as { access_token: string };
+  const stats = await fetch(new URL(API_PATHS.stats, url), { headers: { authorization: `Bearer ${access_token}` } });
+  expect(stats.status).toBe(200);
+  return ((await stats.json()) as { total: number }).total;
+}
+
+describeWithEngine('PostgreSQL', BIN, 'backup with pg_dump, restore with pg_restore (DATABASE_URL)', () => {
+  let engine: PostgresEngine;
+  let dir: string;
+  const sidecars: Running[] = [];
+
+  beforeAll(async () => {
+    engine = await startPostgres();
+    dir = await mkdtemp(path.join(tmpdir(), 'backup-pg-'));
+  }, 60_000);
+  afterAll(async () => {
+    for (const sidecar of sidecars) if (sidecar.child.exitCode === null) (sidecar.child.kill('SIGTERM'), await sidecar.exited);
+    await engine?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  async function start(databaseUrl: string): Promise<Running> {
+    const sidecar = await startSidecar({ DATABASE_URL: databaseUrl, DATA_DIR: path.join(dir, `data-${sidecars.length}`), SIDECAR_LISTEN: 'tcp', RATE_LIMIT_STANDARD: '1000000' });
+    sidecars.push(sidecar);
+    return sidecar;
+  }
+
+  test('pg_dump while sign-ups flow; pg_restore into an empty database; the restored service has the records and the client', async () => {
+    const live = await engine.createDatabase();
+    const sidecar = await start(live);
+    const created = await runToEnd('scripts/clients.ts', ['create', 'Backup check', '--json'], { DATABASE_URL: live, DATA_DIR: path.join(dir, 'cli') });
+    expect(created.code).toBe(0);
+    const client = JSON.parse(created.stdout) as { client_id: string; client_secret: string };
+
+    let acknowledged = 0;
+    let flowing = true;
+    let n = 0;
+    const flow = Promise.all(Array.from({ length: 4 }, async () => {
+      while (flowing) if ((await signUp(sidecar.url, `flow${n++}@example.com`)) === 200) acknowledged += 1;
+    }));
+    await expect.poll(() => acknowledged, { timeout: 10_000 }).toBeGreaterThan(20);
+    const before = acknowledged;
+    const dump = path.join(dir, 'waitlist.dump');
+    await run(path.join(BIN!, 'pg_dump'), ['--format=custom', `--file=${dump}`, live]);
+    const after = acknowledged;
+    flowing = false;
+    await flow;
+    expect(after).toBeGreaterThan(before);
+    sidecar.child.kill('SIGTERM');
+    await sidecar.exited;
+
+    const fresh = await engine.createDatabase();
+    await run(path.join(BIN!, 'pg_restore'), ['--no-owner', `--dbname=${fresh}`, dump]);
+    const restored = await start(fresh);
+    const total = await totalSignUps(restored.url, client);
+    expect(total).toBeGreaterThanOrEqual(before);
+    expect(total).toBeLessThanOrEqual(after + 4);
+  }, 90_000);
+});
