@@ -4,6 +4,7 @@
  * The README's configuration table documents the same variables.
  */
 import { z } from 'zod';
+import { LOG_LEVELS } from './log/levels.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().min(1);
@@ -167,6 +168,12 @@ export const ConfigSchema = z.object({
   /** Unset: the JSON store in DATA_DIR. Set: waitlist, OAuth clients and token keys in PostgreSQL. */
   DATABASE_URL: databaseUrl,
   LOG_REQUESTS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** json (one object per line) or pretty; unset: pretty when stdout is a terminal, else json (api/log/logger.ts). */
+  LOG_FORMAT: z.enum(['json', 'pretty'], { message: 'expected json or pretty' }).optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  /** Unset: no metrics. Set: Prometheus metrics on METRICS_HOST:METRICS_PORT/metrics (api/metrics/). */
+  METRICS_PORT: port.optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

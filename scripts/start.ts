@@ -1,47 +1,63 @@
 /**
- * `npm start`: build the site if DIST_DIR is missing or stale, start the API sidecar as a
- * supervised child, serve the site and proxy the API from this process, and stop both cleanly on
+ * `npm start`: check every port and the data directory, build the site if DIST_DIR is missing or
+ * stale, start the API sidecar as a supervised child, serve the site and proxy the API from this
+ * process (plus the metrics listener when METRICS_PORT is set), and stop all of it cleanly on
  * SIGINT or SIGTERM (requests in flight finish first, for at most SHUTDOWN_GRACE_MS). A signal
  * during start-up stops whatever has been started so far (the build, the sidecar): nothing is
- * left running.
+ * left running. package.json runs this file with `exec`, so the signals npm forwards reach it.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configOrExit } from '../api/config.ts';
+import { preflight } from '../api/front/preflight.ts';
 import { productionGuardOrExit } from '../site/lib/production-guard.ts';
 import { buildSite, staleReason } from '../api/front/site-build.ts';
 import { startFront, type Front } from '../api/front/start-front.ts';
 import { superviseSidecar } from '../api/front/supervisor.ts';
+import { createLogger } from '../api/log/logger.ts';
+import { createFrontMetrics } from '../api/metrics/front-metrics.ts';
+import { listenMetrics, type MetricsServer } from '../api/metrics/server.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * A repeat of a signal within this time is the same event delivered twice: a signal to the whole
+ * process group reaches this process directly and again through npm, which forwards it.
+ */
+const SAME_SIGNAL_MS = 1_000;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const config = configOrExit();
 productionGuardOrExit(config); // before any build: docs/deploy.md, "Before the first deploy"
-const log = (line: string) => console.error(line);
+const logger = createLogger('front', config);
 
 const build = new AbortController();
 const sidecar = superviseSidecar({
   entry: path.join(root, 'api', 'sidecar', 'main.ts'),
   env: { ...process.env, SIDECAR_PORT: String(config.SIDECAR_PORT) },
-  log,
+  log: (line) => logger.warn(line),
+  onRestart: () => metrics?.sidecarRestarted(),
 });
+const metrics = config.METRICS_PORT === undefined ? undefined : createFrontMetrics(() => sidecar.upstream() !== undefined);
 let front: Front | undefined;
-let stopping = false;
+let metricsServer: MetricsServer | undefined;
+let stoppingSince: number | undefined;
 
 async function stop(signal: NodeJS.Signals): Promise<void> {
-  if (stopping) {
-    // A second signal: the operator does not want to wait.
-    log(`${signal} again: stopping now`);
+  if (stoppingSince !== undefined) {
+    if (Date.now() - stoppingSince < SAME_SIGNAL_MS) return;
+    // A second signal later on: the operator does not want to wait.
+    logger.warn(`${signal} again: stopping now`);
     process.exit(1);
   }
-  stopping = true;
-  log(`${signal}: finishing requests in flight, then stopping`);
+  stoppingSince = Date.now();
+  logger.info(`${signal}: finishing requests in flight, then stopping`);
   build.abort();
   if (front) {
     await front.close(SHUTDOWN_GRACE_MS);
     front.closeProxy();
   }
+  await metricsServer?.close();
   await sidecar.stop();
+  logger.info(`stopped: ${front ? `${front.url} closed, ` : ''}sidecar stopped and the data directory released`);
   process.exit(0);
 }
 process.on('SIGINT', stop);
@@ -49,20 +65,34 @@ process.on('SIGTERM', stop);
 
 /** A start-up step failed: stop with its message, unless a signal is already stopping us. */
 async function failed(message: string): Promise<never> {
-  if (stopping) return new Promise<never>(() => {});
+  if (stoppingSince !== undefined) return new Promise<never>(() => {});
+  // A refusal to start is for a person, like a configuration error: plain text on stderr.
   console.error(message);
+  await front?.close(0);
+  await metricsServer?.close();
   await sidecar.stop();
   process.exit(1);
 }
 
+// Issue 9, "Fail fast": a clash is reported before a build that may take seconds.
+const problems = await preflight(config);
+if (problems.length > 0) await failed(`cannot start: ${problems.join(' ')}`);
 const reason = await staleReason(root, config);
 if (reason) {
-  log(`building the site: ${reason}`);
+  logger.info(`building the site: ${reason}`);
   await buildSite(root, config, process.env, { signal: build.signal }).catch((error: Error) => failed(error.message));
 }
 await sidecar.start().catch((error: Error) => failed(`cannot start the API: ${error.message}`));
-if (!stopping) {
-  front = await startFront(config, { upstream: sidecar.upstream }).catch((error: Error) => failed(`cannot start the front: ${error.message}`));
-  console.log(`listening on ${front.url}`);
+if (stoppingSince === undefined && metrics) {
+  metricsServer = await listenMetrics(metrics.registry, () => sidecar.metrics(), config.METRICS_HOST, config.METRICS_PORT!).catch((error: Error) =>
+    failed(`cannot start the metrics listener (METRICS_HOST:METRICS_PORT): ${error.message}`),
+  );
+  logger.info(`metrics on ${metricsServer.url}`);
+}
+if (stoppingSince === undefined) {
+  front = await startFront(config, { upstream: sidecar.upstream, logger, onFinish: metrics?.observe }).catch((error: Error) =>
+    failed(`cannot start the front: ${error.message}`),
+  );
+  logger.info(`listening on ${front.url}; site from ${config.DIST_DIR}${reason ? '' : ' (current, not rebuilt)'}`);
   process.send?.({ type: 'ready', url: front.url });
 }

@@ -3,7 +3,7 @@
  * Static answers are chosen from precomputed representations; nothing here touches the disk.
  */
 import type http from 'node:http';
-import { requestLine } from './log.ts';
+import type { Tracker } from './log.ts';
 import { negotiateCoding, negotiatePage } from './negotiate.ts';
 import type { CorsHook } from './cors.ts';
 import { isApiPath } from './proxy.ts';
@@ -17,28 +17,21 @@ export interface FrontOptions {
   proxy: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   /** CORS for the API (api/front/cors.ts); undefined when no origin is allowed. */
   cors?: CorsHook;
-  /** Receives one line per finished request; omit to log nothing. */
-  log?: (line: string) => void;
-  /** Milliseconds, for durations in the log. */
-  now?: () => number;
+  /** Gives each request its id and logs and counts it when it ends (log.ts). */
+  track?: Tracker;
 }
 
 const ALLOW = 'GET, HEAD';
 
 export function createFrontHandler(options: FrontOptions): http.RequestListener {
-  const { site, proxy, log } = options;
-  const now = options.now ?? (() => performance.now());
+  const { site, proxy, track } = options;
 
   return (req, res) => {
     const target = req.url ?? '/';
-    if (log) {
-      const started = now();
-      res.once('close', () => {
-        log(requestLine(req.method ?? '-', target, res.writableFinished ? res.statusCode : `${res.statusCode}-aborted`, now() - started));
-      });
-    }
+    const api = isApiPath(target);
+    track?.(req, res, api);
     // CORS first: it answers preflights itself and sets headers the proxy's answer keeps.
-    if (isApiPath(target)) return void (options.cors?.(req, res) || proxy(req, res));
+    if (api) return void (options.cors?.(req, res) || proxy(req, res));
 
     const parsed = parseTarget(target);
     if (!parsed.ok) {

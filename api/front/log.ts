@@ -1,11 +1,67 @@
 /**
- * One line per request: method, path, status, duration. Never the query string; the path goes
- * through the shared redaction (api/log/redact.ts), so addresses and tokens in any spelling are masked.
+ * The product's one line per request, written by the front because it sees every request (pages
+ * and API alike; the sidecar writes no request lines). Fields: request id, method, path without
+ * query, status, duration; every string goes through the shared redaction (api/log/redact.ts), so
+ * addresses and tokens in any spelling are masked.
  */
+import type http from 'node:http';
+import type { Logger } from '../log/logger.ts';
 import { redact, redactPath } from '../log/redact.ts';
+import { REQUEST_ID_HEADER, requestIdFor } from '../log/request-id.ts';
+import type { Trusted } from '../net/client-address.ts';
 
+/** The text form of a request line (tests and terminals). */
 export function requestLine(method: string, target: string, status: number | string, ms: number): string {
   return `${redact(method)} ${loggablePath(target)} ${status} ${ms.toFixed(1)}ms`;
 }
 
 export const loggablePath = redactPath;
+
+const ids = new WeakMap<http.IncomingMessage, string>();
+
+/** The id the front gave this request (forward-headers.ts passes it to the sidecar). */
+export function requestIdOf(req: http.IncomingMessage): string | undefined {
+  return ids.get(req);
+}
+
+export interface Finished {
+  method: string;
+  target: string;
+  isApi: boolean;
+  status: number;
+  ms: number;
+}
+
+export interface TrackerOptions {
+  /** Whose X-Request-Id is believed (TRUST_PROXY); everyone else's is replaced. */
+  trusted: Trusted;
+  /** Writes the request line; omit to write none (LOG_REQUESTS=false). */
+  logger?: Logger;
+  /** Called once per finished request (metrics). */
+  onFinish?: (request: Finished) => void;
+  /** Milliseconds, for durations. */
+  now?: () => number;
+}
+
+export type Tracker = (req: http.IncomingMessage, res: http.ServerResponse, isApi: boolean) => void;
+
+/** Gives each request its id and, when it ends, writes its line and reports it. */
+export function requestTracker({ trusted, logger, onFinish, now = () => performance.now() }: TrackerOptions): Tracker {
+  return (req, res, isApi) => {
+    const started = now();
+    const id = requestIdFor(req.headers[REQUEST_ID_HEADER], trusted(req.socket.remoteAddress));
+    ids.set(req, id);
+    if (!logger && !onFinish) return;
+    res.once('close', () => {
+      const ms = now() - started;
+      const target = req.url ?? '/';
+      const method = req.method ?? '-';
+      onFinish?.({ method, target, isApi, status: res.statusCode, ms });
+      if (!logger) return;
+      const entry: Record<string, unknown> = { reqId: id, method, path: loggablePath(target), status: res.statusCode, ms: Number(ms.toFixed(1)) };
+      // The client or the connection went away before the whole answer was sent.
+      if (!res.writableFinished) entry.aborted = true;
+      logger.info(entry, 'request');
+    });
+  };
+}

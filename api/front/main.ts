@@ -3,19 +3,24 @@
  * that runs elsewhere at SIDECAR_HOST:SIDECAR_PORT. `npm start` (scripts/start.ts) runs both.
  */
 import { configOrExit } from '../config.ts';
+import { createLogger } from '../log/logger.ts';
 import { startFront } from './start-front.ts';
 
 const config = configOrExit();
-const front = await startFront(config).catch((error: Error) => {
-  console.error(error.message);
+const logger = createLogger('front', config);
+const front = await startFront(config, { logger }).catch((error: Error) => {
+  // A refusal to start is for a person, like a configuration error: plain text on stderr.
+  console.error(`cannot start the front: ${error.message}`);
   process.exit(1);
 });
-console.log(`listening on ${front.url}`);
+logger.info(`listening on ${front.url}; site from ${config.DIST_DIR}; API at ${config.SIDECAR_HOST}:${config.SIDECAR_PORT}`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
+    logger.info(`${signal}: finishing requests in flight, then stopping`);
     await front.close();
     front.closeProxy();
+    logger.info('stopped');
     process.exit(0);
   });
 }

@@ -3,8 +3,10 @@
  * sidecar, the request log. Used by the front's own entry (main.ts) and by `npm start`.
  */
 import type { Config } from '../config.ts';
+import type { Logger } from '../log/logger.ts';
 import { createFrontHandler } from './app.ts';
 import { createCors } from './cors.ts';
+import { requestTracker, type Finished } from './log.ts';
 import { trustedProxies } from '../net/client-address.ts';
 import { createProxy, type Upstream } from './proxy.ts';
 import { listen, type Listening } from './server.ts';
@@ -15,13 +17,17 @@ import { sidecarAddress } from '../net/sidecar-address.ts';
 export interface FrontOptions {
   /** Where the sidecar is; undefined while it is down. Defaults to SIDECAR_LISTEN's address (api/net/sidecar-address.ts). */
   upstream?: () => Upstream | undefined;
+  /** Where request lines and proxy errors go. */
+  logger: Logger;
+  /** Called once per finished request (metrics). */
+  onFinish?: (request: Finished) => void;
 }
 
 export interface Front extends Listening {
   closeProxy(): void;
 }
 
-export async function startFront(config: Config, options: FrontOptions = {}): Promise<Front> {
+export async function startFront(config: Config, options: FrontOptions): Promise<Front> {
   const trusted = trustedProxies(config.TRUST_PROXY);
   const site = await loadSite(config.DIST_DIR, config.BASE_URL);
   const fixed: Upstream = sidecarAddress(config);
@@ -30,9 +36,9 @@ export async function startFront(config: Config, options: FrontOptions = {}): Pr
     upstream: options.upstream ?? (() => fixed),
     trusted,
     mirror,
-    onError: (message) => console.error(message),
+    onError: (message) => options.logger.error(message),
   });
-  const log = config.LOG_REQUESTS ? (line: string) => console.log(line) : undefined;
-  const listening = await listen(createFrontHandler({ site, proxy, log, cors: createCors(config.CORS_ORIGINS) }), config.HOST, config.PORT, clientLimits(config, trusted, mirror));
+  const track = requestTracker({ trusted, logger: config.LOG_REQUESTS ? options.logger : undefined, onFinish: options.onFinish });
+  const listening = await listen(createFrontHandler({ site, proxy, track, cors: createCors(config.CORS_ORIGINS) }), config.HOST, config.PORT, clientLimits(config, trusted, mirror));
   return { ...listening, closeProxy };
 }

@@ -4,6 +4,7 @@
  * contract's JSON 500 at once. The child says it is ready over IPC: `{type: 'ready', url}`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { askMetrics } from '../metrics/ipc.ts';
 import { addressFromReady } from '../net/sidecar-address.ts';
 import type { Upstream } from './proxy.ts';
 
@@ -19,6 +20,8 @@ export interface SupervisorOptions {
   readyTimeoutMs?: number;
   /** How long a stopping child may take after SIGTERM before SIGKILL. */
   stopTimeoutMs?: number;
+  /** Called each time a child that had been ready died and is being replaced (metrics). */
+  onRestart?: () => void;
 }
 
 export interface Supervisor {
@@ -28,6 +31,8 @@ export interface Supervisor {
   stop(): Promise<void>;
   /** The current child's pid (for tests and logs). */
   pid(): number | undefined;
+  /** The child's Prometheus text (api/metrics/ipc.ts), or undefined when it is down or slow. */
+  metrics(timeoutMs?: number): Promise<string | undefined>;
 }
 
 interface ReadyMessage {
@@ -83,6 +88,7 @@ export function superviseSidecar(options: SupervisorOptions): Supervisor {
         else if (!stopping) {
           if (Date.now() - readyAt >= stableMs) delay = initialDelayMs;
           log(`sidecar exited with ${how}; restarting in ${delay} ms`);
+          options.onRestart?.();
           scheduleRestart();
         }
       });
@@ -113,6 +119,7 @@ export function superviseSidecar(options: SupervisorOptions): Supervisor {
     upstream: () => upstream,
     start: spawnOnce,
     pid: () => child?.pid,
+    metrics: (timeoutMs = 1_000) => (child && upstream ? askMetrics(child, timeoutMs) : Promise.resolve(undefined)),
     async stop() {
       stopping = true;
       clearTimeout(restartTimer);

@@ -1,6 +1,7 @@
 /** A front on an ephemeral port, serving a fixture dist/, with a stand-in for the sidecar. */
 import type http from 'node:http';
 import { createFrontHandler } from '../../api/front/app.ts';
+import { requestLine, requestTracker } from '../../api/front/log.ts';
 import { listen, type Listening } from '../../api/front/server.ts';
 import { loadSite } from '../../api/front/static.ts';
 import { BASE, createFixture, type Fixture } from './fixture.ts';
@@ -24,7 +25,7 @@ export async function startStaticFront(): Promise<Harness> {
   };
   let clock = 0;
   const front: Listening = await listen(
-    createFrontHandler({ site, proxy, log: (line) => logs.push(line), now: () => (clock += 1.5) }),
+    createFrontHandler({ site, proxy, track: requestTracker({ trusted: () => false, onFinish: (r) => logs.push(requestLine(r.method, r.target, r.status, r.ms)), now: () => (clock += 1.5) }) }),
     '127.0.0.1',
     0,
   );

@@ -130,7 +130,8 @@ export async function startStack(options: StartStackOptions = {}): Promise<Runni
   const ready = await new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), options.timeoutMs ?? 120_000);
     const check = () => {
-      if (/^listening on /m.test(output)) {
+      // The front's start-up line, as text or as a JSON log line (LOG_FORMAT).
+      if (/^listening on |"msg":"listening on /m.test(output)) {
         clearTimeout(timer);
         resolve(true);
       }

@@ -1,7 +1,8 @@
 /**
  * The one middleware every request passes (issue 3, "Every response"): rate limiting, the routing
  * of unknown paths to 404, error rendering, the API headers on every answer (X-API-Version and
- * the four RateLimit-* fields, plus the route's own), HEAD without a body, and one log line.
+ * the four RateLimit-* fields, plus the route's own), HEAD without a body. Request lines are the
+ * front's (api/front/log.ts); error lines here carry the front's request id.
  */
 import { getRequestIP, type Middleware } from 'h3';
 import { API_VERSION, type Environment, type RateLimitPolicy } from '../../contract/index.ts';
@@ -11,7 +12,7 @@ import type { Mount } from '../mount.ts';
 import type { RouteContext } from '../routes/route-module.ts';
 import { addressBucket, clientAddress as resolveClientAddress, type Trusted as TrustCheck } from '../../net/client-address.ts';
 import { ApiError, errorResponse } from './errors.ts';
-import { requestLine, type Logger } from './log.ts';
+import { requestLogger, type Logger } from './log.ts';
 import { reportFailure } from './failure.ts';
 import { rateLimitHeaders, type RateLimitStore } from './rate-limit/index.ts';
 
@@ -32,14 +33,14 @@ export function policyFor(env: Environment, mount: Mount | undefined, method: st
 }
 
 export function apiLayer(deps: LayerDeps): Middleware {
-  const { config, clock, logger, limiter, trust, mounts } = deps;
+  const { config, clock, limiter, trust, mounts } = deps;
   const limits: Record<RateLimitPolicy, number> = {
     relaxed: config.RATE_LIMIT_RELAXED,
     standard: config.RATE_LIMIT_STANDARD,
   };
 
   return async (event, next) => {
-    const started = performance.now();
+    const logger = requestLogger(deps.logger, event.req.headers);
     const method = event.req.method.toUpperCase();
     const path = event.url.pathname;
     const env: Environment = path === '/sandbox' || path.startsWith('/sandbox/') ? 'sandbox' : 'production';
@@ -76,7 +77,6 @@ export function apiLayer(deps: LayerDeps): Middleware {
     }
     // RFC 9110 §9.3.2: HEAD answers with the headers of GET and no content.
     if (method === 'HEAD' && response.body) response = new Response(null, { status: response.status, headers });
-    if (config.LOG_REQUESTS) logger.info(requestLine(method, path, response.status, performance.now() - started));
     return response;
   };
 }

@@ -1,19 +1,32 @@
 /**
- * Request logging: one line per request (method, path without query, status, duration). Paths are
- * chosen by the caller, so anything that looks like an e-mail address or a JWT is masked before a
- * line is written (api/log/redact.ts, shared with the front); query strings and headers are never logged.
+ * What the sidecar logs. It writes no request lines: the front writes the product's one line per
+ * request (api/front/log.ts). The sidecar writes start-up, shutdown and error lines; an error line
+ * of a request carries the request id the front passed in X-Request-Id. Everything a line holds
+ * passes the shared redaction (api/log/redact.ts): the pino logger (api/log/logger.ts) applies it
+ * to every string, and errorDetail applies it itself for loggers that do not.
  */
 import { redact, redactPath } from '../../log/redact.ts';
+import { acceptableRequestId, REQUEST_ID_HEADER } from '../../log/request-id.ts';
 
 export { redact };
 
+/** A pino logger in the process (api/log/logger.ts); a capturing one in tests. */
 export interface Logger {
   info(line: string): void;
   error(line: string): void;
+  /** A logger whose lines carry these fields (pino's child loggers). */
+  child?(bindings: Record<string, string>): Logger;
 }
 
 export const silentLogger: Logger = { info() {}, error() {} };
 
+/** The logger for one request: its lines carry the front's request id when there is one. */
+export function requestLogger(logger: Logger, headers: Headers): Logger {
+  const id = acceptableRequestId(headers.get(REQUEST_ID_HEADER) ?? undefined);
+  return id && logger.child ? logger.child({ reqId: id }) : logger;
+}
+
+/** The text form of a request line (kept for tests comparing both processes' redaction). */
 export function requestLine(method: string, path: string, status: number, durationMs: number): string {
   return `${redact(method)} ${redactPath(path)} ${status} ${durationMs.toFixed(1)}ms`;
 }

@@ -1,0 +1,77 @@
+/**
+ * What `npm start` checks before it spends seconds on a build (issue 9, "Fail fast"): every port
+ * it will listen on is free and distinct, and the data directory exists or can be created and is
+ * writable. Each problem names the variable to change.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import type { Config } from '../config.ts';
+
+export interface Listener {
+  /** The variable that chooses the port, e.g. PORT. */
+  variable: string;
+  host: string;
+  port: number;
+}
+
+/** The TCP listeners a configuration asks for (port 0 means any free port and cannot clash). */
+export function listenersOf(config: Config): Listener[] {
+  const listeners: Listener[] = [{ variable: 'PORT', host: config.HOST, port: config.PORT }];
+  // A sidecar on a Unix socket has no port to check (the socket path is its own).
+  if (!('SIDECAR_SOCKET' in config && config.SIDECAR_SOCKET)) listeners.push({ variable: 'SIDECAR_PORT', host: config.SIDECAR_HOST, port: config.SIDECAR_PORT });
+  if (config.METRICS_PORT !== undefined) listeners.push({ variable: 'METRICS_PORT', host: config.METRICS_HOST, port: config.METRICS_PORT });
+  return listeners.filter((l) => l.port !== 0);
+}
+
+/** Every problem found, each a sentence naming the variable to change; empty when all is well. */
+export async function preflight(config: Config): Promise<string[]> {
+  const problems: string[] = [];
+  const seen = new Map<number, Listener>();
+  for (const listener of listenersOf(config)) {
+    const twin = seen.get(listener.port);
+    if (twin) {
+      problems.push(`${listener.variable} and ${twin.variable} are both ${listener.port}: give ${listener.variable} another port.`);
+      continue;
+    }
+    seen.set(listener.port, listener);
+    const why = await portProblem(listener.host, listener.port);
+    if (why) problems.push(`${listener.variable}=${listener.port}: ${listener.host}:${listener.port} ${why}; choose another ${listener.variable}.`);
+  }
+  const dataProblem = await dataDirProblem(config.DATA_DIR);
+  if (dataProblem) problems.push(`DATA_DIR=${config.DATA_DIR}: ${dataProblem}; set DATA_DIR to a writable directory.`);
+  return problems;
+}
+
+/** Why host:port cannot be listened on now, or undefined. */
+function portProblem(host: string, port: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      resolve(error.code === 'EADDRINUSE' ? 'is already in use' : error.code === 'EACCES' ? 'needs privileges this process lacks' : `cannot be used (${error.code ?? error.message})`);
+    });
+    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve(undefined)));
+  });
+}
+
+/** Why the data directory cannot hold the store, or undefined. Creates it (0700) when missing. */
+async function dataDirProblem(dir: string): Promise<string | undefined> {
+  const full = path.resolve(dir);
+  try {
+    await mkdir(full, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'EEXIST' || code === 'ENOTDIR' ? 'is not a directory' : `cannot be created (${code ?? String(error)})`;
+  }
+  // A real write, not access(): root passes access() on a read-only mount.
+  const probe = path.join(full, `.write-test-${randomBytes(4).toString('hex')}`);
+  try {
+    await writeFile(probe, '', { flag: 'wx', mode: 0o600 });
+    await rm(probe, { force: true });
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOTDIR' ? 'is not a directory' : `is not writable (${code ?? String(error)})`;
+  }
+}

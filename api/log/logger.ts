@@ -1,0 +1,68 @@
+/**
+ * The one logger factory of both processes (pino). Every line carries time (ISO 8601), level and
+ * the writing process (`name`: front or sidecar). `json` writes one JSON object per line for
+ * machines; `pretty` one readable line per entry for a terminal. Every string a caller logs (the
+ * message and each field) passes through the shared redaction (api/log/redact.ts), so no address,
+ * secret or token reaches a line however it is encoded.
+ */
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import pretty from 'pino-pretty';
+import type { LogLevel } from './levels.ts';
+import { redact } from './redact.ts';
+
+export type { Logger } from 'pino';
+export type ProcessName = 'front' | 'sidecar';
+export type LogFormat = 'json' | 'pretty';
+
+export interface LogSettings {
+  /** Undefined: pretty when stdout is a terminal, else json. */
+  LOG_FORMAT?: LogFormat;
+  LOG_LEVEL: LogLevel;
+}
+
+/** Request fields the pretty format folds into its message instead of printing them as JSON. */
+const REQUEST_FIELDS = ['method', 'path', 'status', 'ms', 'aborted'];
+
+export function createLogger(name: ProcessName, settings: LogSettings, destination?: DestinationStream): Logger {
+  const format = settings.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  const options: LoggerOptions = {
+    name,
+    level: settings.LOG_LEVEL,
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    hooks: {
+      logMethod(args, method) {
+        method.apply(this, args.map(redactValue) as Parameters<typeof method>);
+      },
+    },
+  };
+  // Synchronous writes: a line is out before the process exits (shutdown, fatal start-up errors).
+  const out = destination ?? pino.destination({ dest: 1, sync: true });
+  if (format === 'json') return pino(options, out);
+  const stream = pretty({
+    destination: out,
+    sync: true,
+    colorize: destination === undefined && Boolean(process.stdout.isTTY),
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: ['pid', 'hostname', ...REQUEST_FIELDS].join(','),
+    messageFormat: (log, messageKey) =>
+      typeof log.method === 'string'
+        ? `${log.method} ${log.path} ${log.status}${log.aborted ? ' aborted' : ''} ${log.ms}ms`
+        : String(log[messageKey] ?? ''),
+  });
+  return pino(options, stream);
+}
+
+/** Strings redacted; objects one level deep (pino's merging object); errors by message and stack. */
+function redactValue(value: unknown): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (value instanceof Error) return { type: value.name, message: redact(value.message), stack: value.stack && redact(value.stack) };
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value)) out[key] = field instanceof Error || typeof field === 'string' ? redactValue(field) : field;
+    return out;
+  }
+  return value;
+}

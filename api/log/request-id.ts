@@ -1,0 +1,22 @@
+/**
+ * The request id: created by the front for every request (or taken from a trusted proxy's
+ * X-Request-Id), written on the front's request line, and passed to the sidecar in the same
+ * header so that its error lines name the request they belong to.
+ */
+import { randomUUID } from 'node:crypto';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** What an id may look like: short, no spaces or control characters (it goes into log lines). */
+const ACCEPTABLE = /^[A-Za-z0-9._:+/=-]{1,128}$/;
+
+/** The id a header holds when it is acceptable, else undefined. */
+export function acceptableRequestId(value: string | string[] | undefined): string | undefined {
+  const id = Array.isArray(value) ? value[value.length - 1] : value;
+  return id !== undefined && ACCEPTABLE.test(id) ? id : undefined;
+}
+
+/** The id of an incoming request: the proxy's when the peer is a trusted proxy, else a new one. */
+export function requestIdFor(header: string | string[] | undefined, peerTrusted: boolean): string {
+  return (peerTrusted ? acceptableRequestId(header) : undefined) ?? randomUUID();
+}

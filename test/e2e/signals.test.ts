@@ -1,0 +1,131 @@
+/**
+ * Issue 9, "Signals": `npm start` stops cleanly whether SIGTERM or SIGINT goes to the npm process,
+ * to the node process, or to the whole process group (what Docker, systemd, pm2 or a terminal's
+ * Ctrl-C do): a request in flight finishes, the store is released (its lock file is gone), both
+ * processes are gone and nothing listens on the port afterwards.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, inject, test, vi } from 'vitest';
+import { API_PATHS } from '../../api/contract/index.ts';
+import { OWN_STACK_TIMEOUT_MS, ROOT, freePort, stackEnv } from '../support/stack.ts';
+
+const shared = inject('stack');
+const READY = /^listening on |"msg":"listening on /m;
+
+type Target = 'npm' | 'node' | 'group';
+
+interface NpmStart {
+  npm: number;
+  node: number;
+  sidecar: number;
+  port: number;
+  dataDir: string;
+  output(): string;
+  exited: Promise<number | null>;
+  kill(): void;
+}
+
+async function npmStart(): Promise<NpmStart> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'signals-data-'));
+  const env = stackEnv({ BASE_URL: shared.baseUrl, DIST_DIR: shared.distDir, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), LOG_FORMAT: 'json', RATE_LIMIT_STANDARD: '1000' });
+  // Detached: npm leads its own process group, as under a process manager or in a terminal.
+  const child = spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const kill = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {}
+  };
+  try {
+    await vi.waitFor(() => expect(output).toMatch(READY), { timeout: 60_000, interval: 20 });
+  } catch (error) {
+    kill();
+    throw new Error(`npm start did not start:\n${output}`, { cause: error });
+  }
+  const node = (await childPids(child.pid!))[0];
+  const sidecar = (await childPids(node))[0];
+  return { npm: child.pid!, node, sidecar, port, dataDir, output: () => output, exited, kill };
+}
+
+/** A sign-up the front has received (100 Continue) but whose body is not sent yet. */
+async function requestInFlight(port: number): Promise<{ finish(): Promise<number> }> {
+  const body = 'email=inflight%40example.org&consent=true';
+  const req = http.request({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: API_PATHS.waitlist,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length), expect: '100-continue' },
+  });
+  const accepted = new Promise<void>((resolve) => req.on('continue', resolve));
+  const answer = new Promise<number>((resolve, reject) => {
+    req.on('response', (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+    req.on('error', reject);
+  });
+  req.flushHeaders();
+  await accepted;
+  return { finish: () => (req.end(body), answer) };
+}
+
+function refusesConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(false)));
+    socket.once('error', () => resolve(true));
+  });
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('npm start stops cleanly on every signal path', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
+  const cases = (['npm', 'node', 'group'] as const).flatMap((target) => (['SIGTERM', 'SIGINT'] as const).map((signal) => [signal, target] as [NodeJS.Signals, Target]));
+
+  test.each(cases)('signals: %s to the %s process -> request in flight answered, store released, both processes gone, port closed', async (signal, target) => {
+    const started = await npmStart();
+    try {
+      expect(started.sidecar).toBeGreaterThan(0);
+      expect(await stat(path.join(started.dataDir, 'sidecar.lock'))).toBeTruthy();
+      const inFlight = await requestInFlight(started.port);
+      if (target === 'npm') process.kill(started.npm, signal);
+      else if (target === 'node') process.kill(started.node, signal);
+      else process.kill(-started.npm, signal);
+      await vi.waitFor(() => expect(started.output()).toMatch(new RegExp(`${signal}: finishing requests in flight`)), { timeout: 10_000, interval: 5 });
+      expect(await inFlight.finish()).toBe(303);
+      expect(await started.exited).toBe(0);
+      expect(started.output()).not.toMatch(/again: stopping now/);
+      expect(started.output()).toMatch(/"msg":"stopped: /);
+      for (const pid of [started.node, started.sidecar]) await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 5_000, interval: 10 });
+      expect(await refusesConnections(started.port)).toBe(true);
+      await expect(stat(path.join(started.dataDir, 'sidecar.lock'))).rejects.toThrow();
+    } finally {
+      started.kill();
+      await rm(started.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Direct children of a process (Linux /proc). */
+async function childPids(pid: number): Promise<number[]> {
+  const pids: number[] = [];
+  for (const task of await readdir(`/proc/${pid}/task`).catch(() => [])) {
+    const list = (await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')).trim();
+    if (list) pids.push(...list.split(/\s+/).map(Number));
+  }
+  return pids;
+}
