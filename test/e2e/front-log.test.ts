@@ -1,3 +1,9 @@
+/**
+ * The request log of `npm start` (issue 9, "Logs"): one JSON line per request for the whole
+ * product, written by the front (an API request is not logged again by the sidecar), with time,
+ * level, process, request id, method, path without query, status and duration; no query string,
+ * address or token anywhere.
+ */
 import { describe, expect, inject, test, vi } from 'vitest';
 import { API_PATHS, THANKS_PATHS } from '../../api/contract/index.ts';
 import { raw } from '../front/client.ts';
@@ -5,9 +11,28 @@ import { OWN_STACK_TIMEOUT_MS, startStack } from '../support/stack.ts';
 
 const shared = inject('stack');
 
+interface Entry {
+  level: string;
+  time: string;
+  name: string;
+  msg: string;
+  reqId?: string;
+  method?: string;
+  path?: string;
+  status?: number;
+  ms?: number;
+}
+
+const entries = (output: string): Entry[] =>
+  output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Entry);
+const requestLines = (output: string) => entries(output).filter((e) => e.msg === 'request');
+
 describe('request log of npm start', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
-  test('e2e log: one line per request (method, path, status, duration); no query strings or e-mail addresses anywhere', async () => {
-    const stack = await startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env: { LOG_REQUESTS: 'true' } });
+  test('e2e log: one JSON line per request, by the front, with id, method, path, status, duration; no query strings, addresses or tokens', async () => {
+    const stack = await startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env: { LOG_REQUESTS: 'true', LOG_FORMAT: 'json' } });
     try {
       await raw(stack.url, `${THANKS_PATHS.en}?email=reader%40example.org&utm_source=x`);
       await raw(stack.url, `${API_PATHS.status}?token=secret-value`);
@@ -17,25 +42,70 @@ describe('request log of npm start', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
         body: JSON.stringify({ email: 'logged-never@example.org', consent: true }),
       });
       await raw(stack.url, '/someone@example.org/');
-      await vi.waitFor(() => expect(stack.output()).toMatch(/^GET \/\[redacted\]\/ 404 /m), { timeout: 5_000, interval: 10 });
-      const output = stack.output();
-      expect(output).toMatch(new RegExp(`^GET ${THANKS_PATHS.en} 200 \\d+\\.\\dms$`, 'm'));
-      expect(output).toMatch(new RegExp(`^GET ${API_PATHS.status} 200 \\d+\\.\\dms$`, 'm'));
-      expect(output).toMatch(new RegExp(`^POST ${API_PATHS.waitlist} 200 \\d+\\.\\dms$`, 'm'));
-      for (const secret of ['example.org', 'email=', 'utm_source', 'token=', 'secret-value']) expect(output).not.toContain(secret);
+      await raw(stack.url, '/api/v1/users/someone%2540example.org');
+      await vi.waitFor(() => expect(requestLines(stack.output())).toHaveLength(5), { timeout: 5_000, interval: 10 });
+      const lines = requestLines(stack.output());
+      expect(lines.map((e) => [e.method, e.path, e.status])).toEqual([
+        ['GET', THANKS_PATHS.en, 200],
+        ['GET', API_PATHS.status, 200],
+        ['POST', API_PATHS.waitlist, 200],
+        ['GET', '/[redacted]/', 404],
+        ['GET', '/api/v1/users/[redacted]', 404],
+      ]);
+      for (const line of lines) {
+        expect(line).toMatchObject({ level: 'info', name: 'front' });
+        expect(line.reqId).toMatch(/^[0-9a-f-]{36}$/);
+        expect(line.ms).toBeGreaterThanOrEqual(0);
+        expect(Date.parse(line.time)).not.toBeNaN();
+      }
+      expect(new Set(lines.map((e) => e.reqId)).size).toBe(lines.length);
+      // The sidecar writes no request lines of its own: an API request appears once.
+      expect(stack.output()).not.toMatch(/"name":"sidecar"[^\n]*"(GET|POST) /);
+      for (const secret of ['example.org', 'email=', 'utm_source', 'token=', 'secret-value']) expect(stack.output()).not.toContain(secret);
     } finally {
       await stack.stop();
     }
   });
 
+  test('e2e log: X-Request-Id of an untrusted client is replaced; that of a TRUST_PROXY peer is kept', async () => {
+    const untrusted = await startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env: { LOG_REQUESTS: 'true', LOG_FORMAT: 'json' } });
+    try {
+      await raw(untrusted.url, API_PATHS.status, { headers: { 'x-request-id': 'client-chosen-id' } });
+      await vi.waitFor(() => expect(requestLines(untrusted.output())).toHaveLength(1), { timeout: 5_000, interval: 10 });
+      expect(requestLines(untrusted.output())[0].reqId).not.toBe('client-chosen-id');
+    } finally {
+      await untrusted.stop();
+    }
+    const proxied = await startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env: { LOG_REQUESTS: 'true', LOG_FORMAT: 'json', TRUST_PROXY: '127.0.0.1' } });
+    try {
+      await raw(proxied.url, API_PATHS.status, { headers: { 'x-request-id': 'proxy-chosen-id' } });
+      await vi.waitFor(() => expect(requestLines(proxied.output())).toHaveLength(1), { timeout: 5_000, interval: 10 });
+      expect(requestLines(proxied.output())[0].reqId).toBe('proxy-chosen-id');
+    } finally {
+      await proxied.stop();
+    }
+  });
+
+  test('e2e log: start-up and shutdown lines say where it listens, which store and how many records', async () => {
+    const stack = await startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env: { LOG_FORMAT: 'json' } });
+    await stack.stop();
+    const messages = entries(stack.output()).map((e) => `${e.name}: ${e.msg}`);
+    expect(messages).toContainEqual(expect.stringMatching(new RegExp(`^front: listening on ${stack.url}`)));
+    expect(messages).toContainEqual(expect.stringMatching(/^sidecar: sidecar listening on /));
+    expect(messages).toContainEqual(expect.stringMatching(new RegExp(`^sidecar: .*${stack.dataDir}.*\\b0 records`)));
+    expect(messages).toContainEqual(expect.stringMatching(/^sidecar: sidecar stopped/));
+    expect(messages).toContainEqual(expect.stringMatching(/^front: stopped: /));
+  });
+
   test('e2e log: LOG_REQUESTS=false prints no request lines', async () => {
-    const stack = await startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env: { LOG_REQUESTS: 'false' } });
+    const stack = await startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env: { LOG_REQUESTS: 'false', LOG_FORMAT: 'json' } });
     try {
       await raw(stack.url, THANKS_PATHS.en);
       await raw(stack.url, API_PATHS.status);
     } finally {
       await stack.stop();
     }
-    expect(stack.output()).not.toMatch(/^(GET|POST) \//m);
+    expect(requestLines(stack.output())).toEqual([]);
+    expect(stack.output()).not.toMatch(/(GET|POST) \//);
   });
 });
