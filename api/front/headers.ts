@@ -19,11 +19,21 @@ export const CONTENT_SECURITY_POLICY = [
   "object-src 'none'",
 ].join('; ');
 
+/**
+ * The site uses no powerful browser feature: each is switched off for it and for anything it
+ * could ever embed (W3C Permissions Policy; `()` = allowed for no origin).
+ */
+export const PERMISSIONS_POLICY = [
+  'accelerometer', 'autoplay', 'camera', 'display-capture', 'geolocation', 'gyroscope', 'magnetometer',
+  'microphone', 'midi', 'payment', 'publickey-credentials-get', 'screen-wake-lock', 'usb', 'xr-spatial-tracking',
+].map((feature) => `${feature}=()`).join(', ');
+
 /** On every static response, pages or not: a stray SVG or text file gets the same protection. */
 export const SECURITY_HEADERS: RawHeaders = [
   'Content-Security-Policy', CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options', 'nosniff',
   'Referrer-Policy', 'strict-origin-when-cross-origin',
+  'Permissions-Policy', PERMISSIONS_POLICY,
 ];
 
 /** Astro fingerprints everything under /_astro/: a changed file gets a new name. */

@@ -195,19 +195,26 @@ function hasBody(req: http.IncomingMessage): boolean {
 
 /**
  * Answered before the upload ended: read and discard the rest, so that the connection can carry
- * the client's next request, but no more than the body limit; beyond that the connection is
- * closed (a client cannot keep the front busy with an endless upload).
+ * the client's next request, but no more than the body limit. Beyond that the connection is
+ * closed in stages (RFC 9112 §9.6): our side first, while the rest is still read and dropped for
+ * LINGER_MS, so that the client reads its answer instead of a reset; then for good.
  */
 function drainRest(req: http.IncomingMessage): void {
   if (req.complete) return;
   req.unpipe();
   let left = BODY_LIMIT_BYTES;
+  const socket = req.socket;
   req.on('data', (chunk: Buffer) => {
     left -= chunk.length;
-    if (left < 0) req.socket.destroy();
+    if (left >= 0 || socket.writableEnded) return;
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
   });
   req.resume();
 }
+
+/** How long the rest of an over-long upload is still read after the answer, before the close. */
+const LINGER_MS = 2_000;
 
 /** Part 7: an unexpected failure is `500 {error: internal_error, message}`, with the API headers. */
 function fail({ res, key, mirror }: Attempt): void {

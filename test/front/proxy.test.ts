@@ -1,9 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { API_VERSION, ERROR_MESSAGES } from '../../api/contract/index.ts';
+import { API_VERSION, BODY_LIMIT_BYTES, ERROR_MESSAGES } from '../../api/contract/index.ts';
 import { trustedProxies } from '../../api/net/client-address.ts';
 import { createProxy, type Upstream } from '../../api/front/proxy.ts';
+import { RateLimitMirror } from '../../api/front/rate-limit-mirror.ts';
 import { listen, type Listening } from '../../api/front/server.ts';
 import { raw } from './client.ts';
 
@@ -18,8 +19,8 @@ async function startUpstream(): Promise<void> {
   upstream = { host: '127.0.0.1', port: (upstreamServer.address() as AddressInfo).port };
 }
 
-async function startFront(trust: string[] = [], idleTimeoutMs?: number): Promise<{ front: Listening; close(): Promise<void> }> {
-  const { proxy, close } = createProxy({ upstream: () => upstream, trusted: trustedProxies(trust), idleTimeoutMs, onError: () => {} });
+async function startFront(trust: string[] = [], idleTimeoutMs?: number, mirror?: RateLimitMirror): Promise<{ front: Listening; close(): Promise<void> }> {
+  const { proxy, close } = createProxy({ upstream: () => upstream, trusted: trustedProxies(trust), idleTimeoutMs, mirror, onError: () => {} });
   const front = await listen(proxy, '127.0.0.1', 0);
   return { front, close: async () => (close(), front.close(500)) };
 }
@@ -42,6 +43,14 @@ function recorder(status = 200): { seen: Seen; handler: http.RequestListener } {
       req.on('end', () => res.writeHead(status, { 'content-type': 'application/json', 'x-upstream': 'yes' }).end('{"ok":true}'));
     },
   };
+}
+
+function expect500(res: Awaited<ReturnType<typeof raw>>): void {
+  expect(res.status).toBe(500);
+  expect(res.headers['content-type']).toBe('application/json');
+  expect(res.headers['x-api-version']).toBe(API_VERSION);
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
+  expect(JSON.parse(res.text)).toEqual({ error: 'internal_error', message: ERROR_MESSAGES.internal_error });
 }
 
 let plainFront: Awaited<ReturnType<typeof startFront>>;
@@ -147,6 +156,26 @@ describe('proxy: connections to the sidecar', () => {
     expect(attempts).toBe(2);
   });
 
+  test('retry: a bodiless GET that meets a reset connection (RST) is repeated once, on a fresh connection', async () => {
+    const ports: number[] = [];
+    handler = (req, res) => {
+      ports.push(req.socket.remotePort!);
+      if (ports.length === 1) req.socket.resetAndDestroy();
+      else res.end('second');
+    };
+    const res = await raw(plainFront.front.url, '/api/v1/status');
+    expect(res.text).toBe('second');
+    expect(ports).toHaveLength(2);
+    expect(ports[1]).not.toBe(ports[0]);
+  });
+
+  test('retry: a bodiless GET is repeated once only: a second reset -> 500', async () => {
+    let attempts = 0;
+    handler = (req) => (attempts++, req.socket.resetAndDestroy());
+    expect500(await raw(plainFront.front.url, '/api/v1/status'));
+    expect(attempts).toBe(2);
+  });
+
   test('retry: a POST is never repeated (not idempotent, RFC 9110 §9.2.2) -> 500', async () => {
     let attempts = 0;
     handler = (req, res) => (++attempts === 1 ? req.socket.destroy() : res.end('second'));
@@ -219,8 +248,12 @@ describe('proxy: streaming', () => {
 
   test('streaming: an early answer (413) arrives while a 10 MB upload is still being sent', async () => {
     handler = (req, res) => {
-      // Like the sidecar: refuse on Content-Length without reading the body.
-      if (Number(req.headers['content-length']) > 64 * 1024) res.writeHead(413, { 'content-type': 'application/json' }).end('{"error":"payload_too_large"}');
+      // Like the sidecar: count while reading, refuse once over the limit.
+      let seen = 0;
+      req.on('data', (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen > BODY_LIMIT_BYTES && !res.headersSent) res.writeHead(413, { 'content-type': 'application/json' }).end('{"error":"payload_too_large"}');
+      });
     };
     const url = new URL(plainFront.front.url);
     const total = 10 * 1024 * 1024;
@@ -260,13 +293,6 @@ describe('proxy: streaming', () => {
 });
 
 describe('proxy: sidecar down or failing -> JSON 500', () => {
-  const expect500 = (res: Awaited<ReturnType<typeof raw>>) => {
-    expect(res.status).toBe(500);
-    expect(res.headers['content-type']).toBe('application/json');
-    expect(res.headers['x-api-version']).toBe(API_VERSION);
-    expect(JSON.parse(res.text)).toEqual({ error: 'internal_error', message: ERROR_MESSAGES.internal_error });
-  };
-
   test('sidecar down: no upstream known (restarting) -> 500 internal_error at once', async () => {
     const saved = upstream;
     upstream = undefined;
@@ -315,5 +341,54 @@ describe('proxy: sidecar down or failing -> JSON 500', () => {
       setImmediate(() => res.socket?.destroy());
     };
     await expect(raw(plainFront.front.url, '/api/v1/status')).rejects.toThrow();
+  });
+});
+
+describe('proxy: one client cannot poison a sidecar connection (issue 8)', () => {
+  /** Reads the whole body like a patient sidecar and reports what arrived. */
+  const measuring = (): { seen: Seen; handler: http.RequestListener } => recorder(413);
+
+  test.each([
+    ['chunked', { 'transfer-encoding': 'chunked' }],
+    ['with a declared Content-Length', { 'content-length': '200000' }],
+  ])('body cap: of a 200 KB upload (%s) the sidecar is sent exactly 64 KB + 1, never the declared length', async (_name, headers) => {
+    const r = measuring();
+    handler = r.handler;
+    const res = await raw(plainFront.front.url, '/api/v1/waitlist', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: 'x'.repeat(200_000) });
+    expect(res.status).toBe(413);
+    expect(r.seen.body.length).toBe(BODY_LIMIT_BYTES + 1);
+    // Chunked, or the cut length when undici saw the whole cut body before sending.
+    expect([undefined, String(BODY_LIMIT_BYTES + 1)]).toContain(r.seen.headers['content-length']);
+  });
+
+  test('body cap: a body of exactly 64 KB + 1 passes whole with its Content-Length', async () => {
+    const r = recorder(200);
+    handler = r.handler;
+    await raw(plainFront.front.url, '/api/v1/waitlist', { method: 'POST', body: 'x'.repeat(BODY_LIMIT_BYTES + 1) });
+    expect(r.seen.body.length).toBe(BODY_LIMIT_BYTES + 1);
+    expect(r.seen.headers['content-length']).toBe(String(BODY_LIMIT_BYTES + 1));
+  });
+
+  test("nosniff: a proxied API answer carries X-Content-Type-Options even when the sidecar's lacks it", async () => {
+    handler = recorder(200).handler;
+    expect((await raw(plainFront.front.url, '/api/v1/status')).headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  test("rate limits: the front's own 500 repeats the RateLimit-* the sidecar last sent that client", async () => {
+    const mirror = new RateLimitMirror({ limits: { standard: 30, relaxed: 120 }, windowSeconds: 60, ipv6PrefixBits: 64 });
+    const mirrored = await startFront([], undefined, mirror);
+    try {
+      handler = (_req, res) => res.writeHead(200, { 'ratelimit-remaining': '41', 'ratelimit-reset': '50' }).end('{}');
+      await raw(mirrored.front.url, '/api/v1/status');
+      handler = (req) => req.socket.destroy();
+      const res = await raw(mirrored.front.url, '/api/v1/status');
+      expect500(res);
+      expect(res.headers['ratelimit-limit']).toBe('120');
+      expect(res.headers['ratelimit-remaining']).toBe('41');
+      expect(Number(res.headers['ratelimit-reset'])).toBeLessThanOrEqual(50);
+      expect(res.headers['ratelimit-policy']).toBe('120;w=60');
+    } finally {
+      await mirrored.close();
+    }
   });
 });

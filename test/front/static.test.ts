@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CACHE_IMMUTABLE, CACHE_REVALIDATE, CONTENT_SECURITY_POLICY } from '../../api/front/headers.ts';
+import { CACHE_IMMUTABLE, CACHE_REVALIDATE, CONTENT_SECURITY_POLICY, PERMISSIONS_POLICY } from '../../api/front/headers.ts';
 import { API_CATALOG_TYPE } from '../../api/front/media-types.ts';
 import { raw } from './client.ts';
 import { BASE, FILES } from './fixture.ts';
@@ -312,6 +312,13 @@ describe('headers', () => {
     }
     expect(CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
     expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-inline');
+  });
+
+  test('security headers: Permissions-Policy switches off every powerful feature on pages, twins and the 404 page', async () => {
+    for (const [target, headers] of [['/', BROWSER], ['/', MD], ['/thanks.md', {}], ['/prices/', BROWSER]] as const) {
+      expect((await get(target, headers)).headers['permissions-policy']).toBe(PERMISSIONS_POLICY);
+    }
+    for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) expect(PERMISSIONS_POLICY).toContain(`${feature}=()`);
   });
 
   test('security headers: nosniff on every static answer (files, redirects, errors)', async () => {
