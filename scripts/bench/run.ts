@@ -13,6 +13,7 @@ import path from 'node:path';
 export const BENCHES: readonly string[] = [
   'front.ts', // static files: front vs nginx vs naive; the status probe through proxies
   'sidecar.ts', // sign-ups on the JSON store at 1,000 and 100,000 records
+  'postgres.ts', // sign-ups and statistics on PostgreSQL at 1,000,000 records beside the JSON store at 100,000
 ];
 
 function run(file: string, args: string[]): Promise<number> {
