@@ -1,0 +1,73 @@
+/**
+ * What a fuzzed answer must be (issue 8): never a 5xx, never a hang, and every answer to a path
+ * under /api/ or /sandbox/api/ held to the OpenAPI document: a documented JSON error shape with
+ * X-API-Version, the four RateLimit-* fields and nosniff. A request the HTTP parser must refuse
+ * (a raw flaw, or a method Node's parser does not know) has no operation to be held to, so its
+ * answer is held to the Error schema and the headers only.
+ */
+import http from 'node:http';
+import { API_VERSION, BODY_LIMIT_BYTES, ENV_PREFIX } from '../../api/contract/index.ts';
+import { responseViolations, schemaErrors } from '../support/openapi.ts';
+import { incomplete } from './raw-flaws.ts';
+import type { FuzzRequest } from './requests.ts';
+import type { Answer } from './transport.ts';
+
+const RATE_LIMIT_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'];
+
+/** Whether the server should treat the target as an API path: the front's rule, on the raw target. */
+export function isApiTarget(target: string): boolean {
+  const path = target.split('?', 1)[0]!;
+  const stripped = path.startsWith(`${ENV_PREFIX.sandbox}/`) ? path.slice(ENV_PREFIX.sandbox.length) : path;
+  return stripped === '/api' || stripped.startsWith('/api/');
+}
+
+/** The status, or how the exchange ended without one: the key of the counts by status. */
+export function outcome(answer: Answer): string {
+  return answer.kind === 'response' ? String(answer.status) : answer.kind;
+}
+
+/** Every way the answer breaks the rules; empty when it passes. */
+export function violations(req: FuzzRequest, answer: Answer): string[] {
+  if (answer.kind === 'timeout') return ['no answer and no close within the timeout (hang)'];
+  if (answer.kind === 'closed') return incomplete(req) || oversize(req) ? [] : [`connection ended without an answer (${answer.detail})`];
+  const out: string[] = [];
+  if (answer.status >= 500) out.push(`status ${answer.status}`);
+  // An absolute-form target names another origin; which tree it belongs to is the server's call.
+  if (!isApiTarget(req.target) || req.flaw === 'absolute-form') return out;
+
+  const { headers } = answer;
+  if (headers.get('x-api-version') !== API_VERSION) out.push(`X-API-Version is ${headers.get('x-api-version')}`);
+  for (const name of RATE_LIMIT_HEADERS) if (!headers.has(name)) out.push(`no ${name}`);
+  if (headers.get('x-content-type-options') !== 'nosniff') out.push('no X-Content-Type-Options: nosniff');
+  if (req.flaw || !http.METHODS.includes(req.method)) {
+    if (answer.status < 400) out.push(`a request with a flaw (${req.flaw ?? `method ${req.method}`}) was answered ${answer.status}`);
+    else if (req.method !== 'HEAD') out.push(...errorShape(answer));
+  } else if (refusedContent(req, answer)) {
+    if (req.method !== 'HEAD') out.push(...errorShape(answer));
+  } else {
+    out.push(...responseViolations({ method: req.method, path: req.target, status: answer.status, headers, body: answer.body, text: answer.text }));
+  }
+  return out;
+}
+
+function errorShape(answer: Extract<Answer, { kind: 'response' }>): string[] {
+  if (!/^application\/json\b/i.test(answer.headers.get('content-type') ?? '')) return [`content type ${answer.headers.get('content-type')}`];
+  if (answer.body === undefined) return [`no JSON body: ${answer.text.slice(0, 80)}`];
+  const plain = schemaErrors({ $ref: '#/components/schemas/Error' }, answer.body);
+  const oauth = schemaErrors({ $ref: '#/components/schemas/OAuthError' }, answer.body);
+  return plain.length && oauth.length ? plain.map((e) => `Error schema: ${e}`) : [];
+}
+
+/**
+ * RFC 9110 §9.3.1, §9.3.2, §9.3.5, §9.3.7, §9.3.8: content in a GET, HEAD, DELETE, OPTIONS or TRACE
+ * request has no defined meaning and may be rejected; a 400 invalid_request for it is fair.
+ */
+function refusedContent(req: FuzzRequest, answer: Extract<Answer, { kind: 'response' }>): boolean {
+  const carries = req.body.length > 0 || req.chunked;
+  return carries && answer.status === 400 && ['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE'].includes(req.method.toUpperCase());
+}
+
+/** A body over the limit may be cut off by a closed connection once the 413 is out (RFC 9112 §9.6). */
+function oversize(req: FuzzRequest): boolean {
+  return req.body.length > BODY_LIMIT_BYTES;
+}
