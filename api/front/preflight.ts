@@ -8,6 +8,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { Config } from '../config.ts';
+import { MAX_SOCKET_PATH_BYTES, sidecarAddress } from '../net/sidecar-address.ts';
 
 export interface Listener {
   /** The variable that chooses the port, e.g. PORT. */
@@ -19,8 +20,8 @@ export interface Listener {
 /** The TCP listeners a configuration asks for (port 0 means any free port and cannot clash). */
 export function listenersOf(config: Config): Listener[] {
   const listeners: Listener[] = [{ variable: 'PORT', host: config.HOST, port: config.PORT }];
-  // A sidecar on a Unix socket has no port to check (the socket path is its own).
-  if (!('SIDECAR_SOCKET' in config && config.SIDECAR_SOCKET)) listeners.push({ variable: 'SIDECAR_PORT', host: config.SIDECAR_HOST, port: config.SIDECAR_PORT });
+  // A sidecar on its Unix socket (the default) has no port; its socket path is checked below.
+  if (config.SIDECAR_LISTEN === 'tcp') listeners.push({ variable: 'SIDECAR_PORT', host: config.SIDECAR_HOST, port: config.SIDECAR_PORT });
   if (config.METRICS_PORT !== undefined) listeners.push({ variable: 'METRICS_PORT', host: config.METRICS_HOST, port: config.METRICS_PORT });
   return listeners.filter((l) => l.port !== 0);
 }
@@ -41,6 +42,10 @@ export async function preflight(config: Config): Promise<string[]> {
   }
   const dataProblem = await dataDirProblem(config.DATA_DIR);
   if (dataProblem) problems.push(`DATA_DIR=${config.DATA_DIR}: ${dataProblem}; set DATA_DIR to a writable directory.`);
+  const sidecar = sidecarAddress(config);
+  if ('socketPath' in sidecar && Buffer.byteLength(sidecar.socketPath) > MAX_SOCKET_PATH_BYTES) {
+    problems.push(`DATA_DIR=${config.DATA_DIR}: the sidecar's socket ${sidecar.socketPath} would be longer than ${MAX_SOCKET_PATH_BYTES} bytes; choose a shorter DATA_DIR, or SIDECAR_LISTEN=tcp.`);
+  }
   return problems;
 }
 
