@@ -14,7 +14,7 @@ import { configOrExit } from '../../api/config.ts';
 import { PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts';
 import { buildSite, staleReason } from '../../api/front/site-build.ts';
 import { benchEnv, probeBench } from './probe.ts';
-import { during, numberOption, phase } from './progress.ts';
+import { during, numberOption } from './progress.ts';
 import { cpuSeconds, nginx, nodeServer, type Running } from './servers.ts';
 import { table } from './table.ts';
 
@@ -50,14 +50,16 @@ const env: NodeJS.ProcessEnv = { ...benchEnv(), DATA_DIR: path.join(tmp, 'data')
 
 try {
   // Static files only here: no sidecar is needed (the probe below starts its own).
-  phase('starting the front, nginx and the naive server');
-  const apiUrl = new URL(`http://${config.SIDECAR_HOST}:${config.SIDECAR_PORT}`);
-  const front = await nodeServer('front', path.join(root, 'api/front/main.ts'), [], { ...env, PORT: '0', HOST: '127.0.0.1', SIDECAR_HOST: apiUrl.hostname, SIDECAR_PORT: apiUrl.port });
-  running.push(front);
-  const ngx = await nginx(path.join(tmp, 'nginx'), { DIST: dist, BASE_URL: config.BASE_URL, SIDECAR: apiUrl.host });
-  running.push(ngx);
-  const naive = await nodeServer('naive', path.join(import.meta.dirname, 'naive-server.ts'), [dist], env);
-  running.push(naive);
+  const { front, ngx, naive } = await during('starting the front, nginx and the naive server', async () => {
+    const apiUrl = new URL(`http://${config.SIDECAR_HOST}:${config.SIDECAR_PORT}`);
+    const front = await nodeServer('front', path.join(root, 'api/front/main.ts'), [], { ...env, PORT: '0', HOST: '127.0.0.1', SIDECAR_HOST: apiUrl.hostname, SIDECAR_PORT: apiUrl.port });
+    running.push(front);
+    const ngx = await nginx(path.join(tmp, 'nginx'), { DIST: dist, BASE_URL: config.BASE_URL, SIDECAR: apiUrl.host });
+    running.push(ngx);
+    const naive = await nodeServer('naive', path.join(import.meta.dirname, 'naive-server.ts'), [dist], env);
+    running.push(naive);
+    return { front, ngx, naive };
+  });
 
   const servers = [front, ngx, naive];
   await sameBodies(servers);

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { API_PATHS } from '../../api/contract/index.ts';
 import { measure, median, type Measured } from './latency.ts';
-import { during, numberOption, phase } from './progress.ts';
+import { during, numberOption } from './progress.ts';
 import { nginx, nodeServer, sidecar, type Running } from './servers.ts';
 import { table } from './table.ts';
 
@@ -41,17 +41,18 @@ export async function probeBench({ duration, rounds, env }: ProbeOptions): Promi
   const tmp = await mkdtemp(path.join(tmpdir(), 'bench-probe-'));
   const running: Running[] = [];
   try {
-    phase('status probe: starting the sidecar, the front, the node:http floor and nginx');
-    // TCP (not the default Unix socket): nginx and the floor proxy reach the sidecar the same way.
-    const api = await sidecar(path.join(ROOT, 'api/sidecar/main.ts'), { ...env, DATA_DIR: path.join(tmp, 'data'), SIDECAR_LISTEN: 'tcp', SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0' });
-    running.push(api);
-    const at = new URL(api.url);
-    const front = await nodeServer('front', path.join(ROOT, 'api/front/main.ts'), [], { ...env, HOST: '127.0.0.1', PORT: '0', SIDECAR_HOST: at.hostname, SIDECAR_PORT: at.port });
-    running.push(front);
-    const floor = await nodeServer('node:http floor', path.join(import.meta.dirname, 'bare-proxy.ts'), [at.hostname, at.port], env);
-    running.push(floor);
-    const ngx = await nginx(path.join(tmp, 'nginx'), { SIDECAR: at.host }, 'nginx-proxy.conf', 'nginx');
-    running.push(ngx);
+    const { api, front, floor, ngx } = await during('status probe: starting the sidecar, the front, the node:http floor and nginx', async () => {
+      const api = await sidecar(path.join(ROOT, 'api/sidecar/main.ts'), { ...env, DATA_DIR: path.join(tmp, 'data'), SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0' });
+      running.push(api);
+      const at = new URL(api.url);
+      const front = await nodeServer('front', path.join(ROOT, 'api/front/main.ts'), [], { ...env, HOST: '127.0.0.1', PORT: '0', SIDECAR_HOST: at.hostname, SIDECAR_PORT: at.port });
+      running.push(front);
+      const floor = await nodeServer('node:http floor', path.join(import.meta.dirname, 'bare-proxy.ts'), [at.hostname, at.port], env);
+      running.push(floor);
+      const ngx = await nginx(path.join(tmp, 'nginx'), { SIDECAR: at.host }, 'nginx-proxy.conf', 'nginx');
+      running.push(ngx);
+      return { api, front, floor, ngx };
+    });
 
     const routes: Route[] = [
       { name: 'sidecar (direct)', url: api.url, pids: [api.pid] },
@@ -97,7 +98,10 @@ if (import.meta.main) {
   await probeBench({ duration: numberOption('duration', 5), rounds: numberOption('rounds', 3), env: benchEnv() });
 }
 
-/** Quiet servers, and limits high enough that the comparison measures proxying, not 429s. */
+/**
+ * Quiet servers, and limits high enough that the comparison measures proxying, not 429s. The
+ * sidecar on TCP (not the default Unix socket): nginx and the floor proxy reach it the same way.
+ */
 export function benchEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, LOG_REQUESTS: 'false', RATE_LIMIT_STANDARD: '1000000000', RATE_LIMIT_RELAXED: '1000000000' };
+  return { ...process.env, LOG_REQUESTS: 'false', RATE_LIMIT_STANDARD: '1000000000', RATE_LIMIT_RELAXED: '1000000000', SIDECAR_LISTEN: 'tcp' };
 }
