@@ -93,6 +93,6 @@ if (stoppingSince === undefined) {
   front = await startFront(config, { upstream: sidecar.upstream, logger, onFinish: metrics?.observe }).catch((error: Error) =>
     failed(`cannot start the front: ${error.message}`),
   );
-  logger.info(`listening on ${front.url}; site from ${config.DIST_DIR}${reason ? '' : ' (current, not rebuilt)'}`);
+  logger.info(`listening on ${front.url}; site from ${config.DIST_DIR}${reason ? '' : ' (current, not rebuilt)'}; ready ${Math.round(performance.now())} ms after start`);
   process.send?.({ type: 'ready', url: front.url });
 }

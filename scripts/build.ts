@@ -1,0 +1,15 @@
+/**
+ * `npm run build`: `astro build` into DIST_DIR, recording the build (api/front/site-build.ts) so
+ * that `npm start` with the same settings serves it at once instead of building it again.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { configOrExit } from '../api/config.ts';
+import { buildSite } from '../api/front/site-build.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const config = configOrExit();
+await buildSite(root, config, process.env).catch((error: Error) => {
+  console.error(error.message);
+  process.exit(1);
+});
