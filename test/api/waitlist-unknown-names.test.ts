@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS, ENVIRONMENTS, WaitlistSignup } from '../../api/contract/index.ts';
+import { API_PATHS, ENVIRONMENTS, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, WaitlistSignup } from '../../api/contract/index.ts';
 import { send } from '../support/request.ts';
 import { harness, type Harness } from './support/harness.ts';
 import { envPath, formPost, issueToken, jsonPost } from './support/requests.ts';
@@ -63,5 +63,15 @@ describe.each(ENVIRONMENTS)('%s waitlist: names outside the schema', (env) => {
       }),
       { seed: 8_003, numRuns: 150 },
     );
+  });
+});
+
+describe('token endpoint: names outside its parameters', () => {
+  // RFC 6749 §3.2: "The authorization server MUST ignore unrecognized request parameters." The
+  // form is read into a Map, so a prototype name is one more unrecognized parameter, nothing more.
+  it.each(PROTOTYPE_NAMES)('token: an unrecognized parameter %s is ignored and the token is issued', async (name) => {
+    const res = await send(h.app, envPath('sandbox', API_PATHS.token), formPost(`grant_type=client_credentials&client_id=${SANDBOX_CLIENT_ID}&client_secret=${SANDBOX_CLIENT_SECRET}&${encodeURIComponent(name)}=x`));
+    expect(res.status).toBe(200);
+    expect(res.body.token_type).toBe('Bearer');
   });
 });

@@ -10,7 +10,6 @@ import type { FuzzRequest } from './requests.ts';
 
 export const RAW_FLAWS = [
   'bare-lf', // header lines end in LF only
-  'http10', // HTTP/1.0
   'bad-version', // HTTP/1.7
   'no-colon', // a header line without a colon
   'space-before-colon', // `Name : value` (RFC 9112 §5.1 says reject)
@@ -49,7 +48,7 @@ export function rawBytes(req: FuzzRequest): Buffer {
   const { flaw } = req;
   const eol = flaw === 'bare-lf' ? '\n' : '\r\n';
   const method = flaw === 'bad-method-char' ? `${req.method.slice(0, 1)}(${req.method.slice(1)}` : req.method;
-  const version = flaw === 'http10' ? 'HTTP/1.0' : flaw === 'bad-version' ? 'HTTP/1.7' : 'HTTP/1.1';
+  const version = flaw === 'bad-version' ? 'HTTP/1.7' : 'HTTP/1.1';
   const target = flaw === 'absolute-form' ? `http://evil.example${req.target}` : req.target;
   const lines: string[] = [`${method} ${target} ${version}`];
   if (flaw !== 'no-host') lines.push('Host: fuzz.example');
@@ -63,7 +62,7 @@ export function rawBytes(req: FuzzRequest): Buffer {
   if (chunked) {
     lines.push('Transfer-Encoding: chunked');
     const size = flaw === 'bad-chunk-size' ? 'zz' : body.length.toString(16);
-    const chunk = body.length ? Buffer.concat([Buffer.from(`${size}\r\n`), body, Buffer.from('\r\n')]) : Buffer.alloc(0);
+    const chunk = body.length || flaw === 'bad-chunk-size' ? Buffer.concat([Buffer.from(`${size}\r\n`), body, Buffer.from('\r\n')]) : Buffer.alloc(0);
     payload = flaw === 'truncated-chunks' ? chunk : Buffer.concat([chunk, Buffer.from('0\r\n\r\n')]);
   }
   if (!chunked || flaw === 'length-and-chunked') {
