@@ -9,6 +9,7 @@ import { DEFAULT_LANG, type WaitlistSignup, type WaitlistStats } from '../../../
 import { consentEvidence, type Channel } from '../../domain/consent.ts';
 import type { WaitlistRecord } from '../../domain/record.ts';
 import type { ExportFilter, WaitlistStore } from '../waitlist-store.ts';
+import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
 import { StatsCache } from './stats-cache.ts';
 
 /** Merge rules of mergeSignup: new answers win, absent ones keep the old, created_at stays (the
@@ -33,40 +34,8 @@ ON CONFLICT (email) DO UPDATE SET
   consent_lang = EXCLUDED.consent_lang,
   consent_text_version = EXCLUDED.consent_text_version`;
 
-const COLUMNS = 'email, created_at, consent_at, updated_at, lang, role, building, source, consent_form, consent_channel, consent_lang, consent_text_version';
 /** Rows fetched per round trip of an export. */
 const EXPORT_BATCH = 1000;
-
-interface Row {
-  email: string;
-  created_at: Date;
-  consent_at: Date;
-  updated_at: Date;
-  lang: string;
-  role: string | null;
-  building: string | null;
-  source: string | null;
-  consent_form: string;
-  consent_channel: string;
-  consent_lang: string;
-  consent_text_version: string;
-}
-
-/** A row as the record the JSON store keeps, with the same key order (an export is identical). */
-export function recordFromRow(row: Row): WaitlistRecord {
-  const record = {
-    email: row.email,
-    createdAt: row.created_at.toISOString(),
-    consentAt: row.consent_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-    lang: row.lang,
-    consent: { form: row.consent_form, channel: row.consent_channel, lang: row.consent_lang, textVersion: row.consent_text_version },
-  } as WaitlistRecord;
-  if (row.role !== null) record.role = row.role as WaitlistRecord['role'];
-  if (row.building !== null) record.building = row.building as WaitlistRecord['building'];
-  if (row.source !== null) record.source = row.source as WaitlistRecord['source'];
-  return record;
-}
 
 export class PostgresWaitlistStore implements WaitlistStore {
   readonly #pool: pg.Pool;
@@ -128,7 +97,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
 
   async show(email: string): Promise<WaitlistRecord | undefined> {
     this.#open();
-    const { rows } = await this.#pool.query<Row>(`SELECT ${COLUMNS} FROM waitlist WHERE email = $1`, [email]);
+    const { rows } = await this.#pool.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM waitlist WHERE email = $1`, [email]);
     return rows[0] ? recordFromRow(rows[0]) : undefined;
   }
 
@@ -153,12 +122,12 @@ export class PostgresWaitlistStore implements WaitlistStore {
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       await client.query(
-        `DECLARE export_cursor NO SCROLL CURSOR FOR SELECT ${COLUMNS} FROM waitlist` +
+        `DECLARE export_cursor NO SCROLL CURSOR FOR SELECT ${RECORD_COLUMNS} FROM waitlist` +
           `${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, email`,
         params,
       );
       for (;;) {
-        const { rows } = await client.query<Row>(`FETCH ${EXPORT_BATCH} FROM export_cursor`);
+        const { rows } = await client.query<RecordRow>(`FETCH ${EXPORT_BATCH} FROM export_cursor`);
         for (const row of rows) yield recordFromRow(row);
         if (rows.length < EXPORT_BATCH) break;
       }
