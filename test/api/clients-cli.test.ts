@@ -35,7 +35,8 @@ function clients(...args: string[]): Promise<{ code: number | null; stdout: stri
 
 const stored = async () => JSON.parse(await readFile(clientsPath(dir), 'utf8')).clients as { id: string; name: string; secretHash: string }[];
 
-describe('clients command', () => {
+// Each case starts node processes; on a busy 2-core machine one start can take seconds.
+describe('clients command', { timeout: 60_000 }, () => {
   it('create Beta --json: creates "Beta" (the flag is not part of the name), prints id and secret once as JSON; the token endpoint accepts them', async () => {
     const run = await clients('create', 'Beta', '--json');
     expect(run.code).toBe(0);
@@ -75,7 +76,7 @@ describe('clients command', () => {
     const people = await clients('list');
     expect(people.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0])).toEqual([a.client_id, b.client_id]);
     for (const text of [people.stdout, JSON.stringify(listed)]) expect(text).not.toMatch(/scrypt|client_secret/);
-  });
+  }, 60_000);
 
   it('delete ID: removes that client only (exit 0); an unknown id -> exit 3, nothing changed', async () => {
     const a = JSON.parse((await clients('create', 'A', '--json')).stdout);
@@ -88,7 +89,7 @@ describe('clients command', () => {
     expect(missing.code).toBe(3);
     expect(missing.stderr).toContain('No client with id "no-such-id"');
     expect((await stored()).map((c) => c.id)).toEqual([b.client_id]);
-  });
+  }, 60_000);
 
   it('usage: no or unknown command, unknown flag, missing, blank or extra arguments -> exit 2 naming the problem, with the usage', async () => {
     const cases: [string[], string][] = [
