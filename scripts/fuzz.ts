@@ -56,7 +56,8 @@ try {
 } finally {
   if (stack) {
     await stack.stop();
-    if (stack.output().match(/internal error|"level":"?(error|50)/)) console.log(`\nthe stack logged errors:\n${stack.output()}`);
+    const errors = stack.output().split('\n').filter((line) => /internal error|"level":"?(error|50)/.test(line));
+    if (errors.length) console.log(`\nthe stack logged ${errors.length} error lines, the first ones:\n${errors.slice(0, 10).join('\n')}`);
   }
   if (distDir) await Promise.all([rm(distDir, { recursive: true, force: true }), forgetBuild(distDir)]);
 }
