@@ -4,13 +4,13 @@
  * content/<lang>/<slug>.md (index.md is dropped from the id).
  */
 import { defineCollection } from 'astro:content';
-import { glob } from 'astro/loaders';
 import { pageSchema } from './lib/page-schema.ts';
+import { pagesLoader } from './lib/pages-loader.ts';
 import { referenceLoader } from './lib/reference-loader.ts';
 
 export const collections = {
   // The glob base is relative to the project root, not to srcDir.
-  pages: defineCollection({ loader: glob({ pattern: '**/*.md', base: './content' }), schema: pageSchema }),
+  pages: defineCollection({ loader: pagesLoader({ pattern: '**/*.md', base: './content' }), schema: pageSchema }),
   // The API reference, generated from the OpenAPI document (docs/openapi.md).
   reference: defineCollection({ loader: referenceLoader(), schema: pageSchema }),
 };

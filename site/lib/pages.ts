@@ -7,6 +7,7 @@ import { getCollection } from 'astro:content';
 import { DEFAULT_LANG, LANGS, type Lang } from '../../api/contract/enums.ts';
 import { twinPath } from '../../api/contract/paths.ts';
 import { checkPageMarkdown } from './markdown.ts';
+import { BROKEN_ENTRY } from './pages-loader.ts';
 import type { PageData } from './page-schema.ts';
 import { fillHtml, fillText } from './placeholders.ts';
 
@@ -66,6 +67,8 @@ export function homePath(lang: Lang): string {
 
 function toPage(entry: Entry): Omit<Page, 'alternates'> {
   const source = entry.filePath ?? `${entry.collection}:${entry.id}`;
+  // Only in the preview: a save whose frontmatter failed (site/lib/pages-loader.ts).
+  if (BROKEN_ENTRY in entry.data) throw new Error((entry.data as unknown as Record<string, string>)[BROKEN_ENTRY]);
   const [first, ...rest] = entry.id.split('/');
   const lang = LANGS.find((l) => l === first);
   if (!lang) throw new Error(`${source}: a page lives in a language folder (${LANGS.join(', ')}), e.g. content/en/…`);

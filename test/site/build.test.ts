@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISCOVERY_PATHS } from '../../api/contract/paths.ts';
 import { copyProject, type ProjectCopy } from './support/project-copy.ts';
 import { links } from './support/html.ts';
+import { splitFrontMatter } from './support/front-matter.ts';
 
 const BASE = 'https://copy.example';
 const frontmatter = (fields: Record<string, string>) =>
@@ -38,7 +39,8 @@ beforeAll(async () => {
     (Object.keys(cases) as Case[]).map(async (name) => {
       const copy = (copies[name] = await copyProject());
       for (const [file, body] of Object.entries(cases[name])) await copy.write(file, body);
-      results[name] = await copy.build({ BASE_URL: BASE });
+      // An https:// origin with the sample operator details: allowed for this test (site/lib/production-guard.ts).
+      results[name] = await copy.build({ BASE_URL: BASE, ALLOW_SAMPLE_DETAILS: 'true' });
     }),
   );
 }, 120_000);
@@ -58,12 +60,14 @@ describe('content builds', () => {
     expect(built('de/aenderungen/index.html')).toContain('<html lang="de"');
   });
 
-  it('content: the new page gets a twin with its title as H1, filled placeholders and absolute links', () => {
-    const twin = built('changelog.md');
+  it('content: the new page gets a twin with front matter, its title as H1, filled placeholders and absolute links', () => {
+    const { data, body } = splitFrontMatter(built('changelog.md'));
+    expect(data).toMatchObject({ title: 'Changelog', canonical: `${BASE}/changelog/`, lang: 'en', alternates: { de: `${BASE}/de/aenderungen/` } });
+    const twin = body;
     expect(twin.split('\n')[0]).toBe('# Changelog');
     expect(twin).toContain(`[API guide](${BASE}/developers/)`);
     expect(twin).toContain(`${BASE}/sandbox/api/v1`);
-    expect(built('de/aenderungen.md').split('\n')[0]).toBe('# Änderungen');
+    expect(splitFrontMatter(built('de/aenderungen.md')).body.split('\n')[0]).toBe('# Änderungen');
   });
 
   it('content: the new page gets a sitemap entry with its alternates and an llms.txt entry with its twin', () => {
