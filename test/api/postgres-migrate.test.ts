@@ -117,7 +117,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', ()
     }
   });
 
-  it('migrate: `npm run waitlist -- migrate --to URL` prints the compared counts; export then prints the same lines from both stores', async () => {
+  it('migrate: `npm run waitlist -- migrate --to URL` prints the compared counts; export prints the same lines from both stores; show, erase and count work on PostgreSQL', async () => {
     const source = await mkdtemp(join(tmpdir(), 'migrate-cli-'));
     try {
       const json = await JsonWaitlistStore.open(source);
@@ -130,14 +130,20 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', ()
       expect(run.stdout).toContain('waitlist: 2 records in the file, 2 of them in the database (2 inserted, 0 updated');
       expect(run.stdout).toContain('clients: 0 in the file, 0 in the database');
       expect(run.stdout).toContain('token keys: 0 generated in the file');
-      const fromJson = await waitlistCommand({ DATA_DIR: source }, 'export', '--format', 'csv');
-      const fromPostgres = await waitlistCommand({ DATA_DIR: source, DATABASE_URL: url }, 'export', '--format', 'csv');
+      const onPostgres = { DATA_DIR: source, DATABASE_URL: url };
+      const fromJson = await waitlistCommand({ DATA_DIR: source }, 'export');
+      const fromPostgres = await waitlistCommand(onPostgres, 'export');
       expect(fromPostgres).toEqual(fromJson);
-      expect(fromJson.stdout.split('\r\n').length).toBe(4);
+      const lines = fromJson.stdout.trim().split('\n');
+      expect(lines.length).toBe(2);
+      const shown = await waitlistCommand(onPostgres, 'show', '--json', 'ADA@example.com');
+      expect([shown.code, shown.stdout.trim()]).toEqual([0, lines.find((line) => line.includes('"ada@example.com"'))]);
+      expect((await waitlistCommand(onPostgres, 'erase', 'ada@example.com')).code).toBe(0);
+      expect((await waitlistCommand(onPostgres, 'count')).stdout.trim()).toBe('1');
     } finally {
       await rm(source, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 
   it('migrate: without --to, or with a URL that is not PostgreSQL, it is a usage error; an unreachable database is one paragraph', async () => {
     for (const args of [[], ['--to', 'mysql://u@h/db']]) {

@@ -22,18 +22,19 @@ export interface RecordRow {
   consent_text_version: string;
 }
 
-/** A row as the record the JSON store keeps, with the same key order (an export is identical). */
+/** A row as the record the JSON store keeps, keys in the schema's order (domain/record.ts, as the
+ * JSON file holds them), so `export` prints identical lines from both engines. */
 export function recordFromRow(row: RecordRow): WaitlistRecord {
-  const record = {
+  const record: Record<string, unknown> = {
     email: row.email,
     createdAt: row.created_at.toISOString(),
     consentAt: row.consent_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     lang: row.lang,
-    consent: { form: row.consent_form, channel: row.consent_channel, lang: row.consent_lang, textVersion: row.consent_text_version },
-  } as WaitlistRecord;
-  if (row.role !== null) record.role = row.role as WaitlistRecord['role'];
-  if (row.building !== null) record.building = row.building as WaitlistRecord['building'];
-  if (row.source !== null) record.source = row.source as WaitlistRecord['source'];
-  return record;
+  };
+  if (row.role !== null) record.role = row.role;
+  if (row.building !== null) record.building = row.building;
+  if (row.source !== null) record.source = row.source;
+  record.consent = { form: row.consent_form, channel: row.consent_channel, lang: row.consent_lang, textVersion: row.consent_text_version };
+  return record as WaitlistRecord;
 }
