@@ -41,22 +41,29 @@ export async function probeBench({ duration, rounds, env }: ProbeOptions): Promi
   const tmp = await mkdtemp(path.join(tmpdir(), 'bench-probe-'));
   const running: Running[] = [];
   try {
-    const { api, front, floor, ngx } = await during('status probe: starting the sidecar, the front, the node:http floor and nginx', async () => {
+    const { api, front, floor, ngx, socketFront } = await during('status probe: starting the sidecars, the fronts, the node:http floor and nginx', async () => {
       const api = await sidecar(path.join(ROOT, 'api/sidecar/main.ts'), { ...env, DATA_DIR: path.join(tmp, 'data'), SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0' });
       running.push(api);
       const at = new URL(api.url);
-      const front = await nodeServer('front', path.join(ROOT, 'api/front/main.ts'), [], { ...env, HOST: '127.0.0.1', PORT: '0', SIDECAR_HOST: at.hostname, SIDECAR_PORT: at.port });
+      const front = await nodeServer('front, TCP', path.join(ROOT, 'api/front/main.ts'), [], { ...env, HOST: '127.0.0.1', PORT: '0', SIDECAR_HOST: at.hostname, SIDECAR_PORT: at.port });
       running.push(front);
+      // The default set-up: a second, identical sidecar on its Unix socket, and a front using it.
+      const socketEnv = { ...env, SIDECAR_LISTEN: 'socket', DATA_DIR: path.join(tmp, 'data-socket') };
+      const socketApi = await sidecar(path.join(ROOT, 'api/sidecar/main.ts'), socketEnv);
+      running.push(socketApi);
+      const socketFront = { api: socketApi, front: await nodeServer('front, Unix socket', path.join(ROOT, 'api/front/main.ts'), [], { ...socketEnv, HOST: '127.0.0.1', PORT: '0' }) };
+      running.push(socketFront.front);
       const floor = await nodeServer('node:http floor', path.join(import.meta.dirname, 'bare-proxy.ts'), [at.hostname, at.port], env);
       running.push(floor);
       const ngx = await nginx(path.join(tmp, 'nginx'), { SIDECAR: at.host }, 'nginx-proxy.conf', 'nginx');
       running.push(ngx);
-      return { api, front, floor, ngx };
+      return { api, front, floor, ngx, socketFront };
     });
 
     const routes: Route[] = [
       { name: 'sidecar (direct)', url: api.url, pids: [api.pid] },
       ...[front, floor, ngx].map((proxy) => ({ name: proxy.name, url: proxy.url, pids: [proxy.pid, api.pid] })),
+      { name: socketFront.front.name, url: socketFront.front.url, pids: [socketFront.front.pid, socketFront.api.pid] },
     ];
     const rows: string[][] = [];
     for (const connections of CONNECTIONS) {

@@ -91,7 +91,7 @@ function expectApiError(answer: Pick<RawAnswer, 'status' | 'headers' | 'body'>, 
 
 describe('one client cannot hurt another', { timeout: 60_000 }, () => {
   test('isolation: 50 oversize chunked uploads from one address interleaved with 300 status probes from another -> every probe 200 within 1 s', async () => {
-    // The shared stack: default connection cap (64), so all 50 uploads may be in flight at once.
+    // The shared stack (no tight connection cap): all 50 uploads may be in flight at once.
     const to = Number(new URL(shared.baseUrl).port);
     const uploads: Promise<{ status: number }>[] = [];
     const probed: { status: number; ms: number }[] = [];

@@ -34,8 +34,8 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  */
 export const OWN_STACK_TIMEOUT_MS = 90_000;
 
-/** Generous rate limits, so tests are not throttled unless they ask to be. */
-const RELAXED_LIMITS = { RATE_LIMIT_STANDARD: '100000', RATE_LIMIT_RELAXED: '100000' };
+/** Generous rate limits and connection cap, so tests are not throttled unless they ask to be. */
+const RELAXED_LIMITS = { RATE_LIMIT_STANDARD: '100000', RATE_LIMIT_RELAXED: '100000', MAX_CONNECTIONS_PER_CLIENT: '100000' };
 
 /**
  * The environment of a stack: the caller's, minus every project setting and what vitest adds
