@@ -1,6 +1,6 @@
 import { describe, expect, inject, test } from 'vitest';
 import { API_VERSION, DISCOVERY_PATHS, PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts';
-import { CONTENT_SECURITY_POLICY } from '../../api/front/headers.ts';
+import { CONTENT_SECURITY_POLICY, PERMISSIONS_POLICY } from '../../api/front/headers.ts';
 import { raw } from '../front/client.ts';
 import '../support/stack.ts';
 
@@ -94,11 +94,12 @@ describe('front on the real site', () => {
     expect(JSON.parse(sandbox.text).issuer).toBe(`${baseUrl}/sandbox`);
   });
 
-  test('e2e headers: pages carry the CSP, nosniff and Referrer-Policy; assets are immutable', async () => {
+  test('e2e headers: pages carry the CSP, nosniff, Referrer-Policy and Permissions-Policy; assets are immutable', async () => {
     const home = await get('/');
     expect(home.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
     expect(home.headers['x-content-type-options']).toBe('nosniff');
     expect(home.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(home.headers['permissions-policy']).toBe(PERMISSIONS_POLICY);
     const asset = home.text.match(/(?:href|src)="(\/_astro\/[^"]+)"/)?.[1];
     expect(asset).toBeDefined();
     expect((await get(asset!)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
