@@ -13,6 +13,7 @@ import { preflight } from '../api/front/preflight.ts';
 import { productionGuardOrExit } from '../site/lib/production-guard.ts';
 import { buildSite, staleReason } from '../api/front/site-build.ts';
 import { startFront, type Front } from '../api/front/start-front.ts';
+import { loadSite } from '../api/front/static.ts';
 import { superviseSidecar } from '../api/front/supervisor.ts';
 import { createLogger } from '../api/log/logger.ts';
 import type { FrontMetrics } from '../api/metrics/front-metrics.ts';
@@ -66,8 +67,10 @@ process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
 /** A start-up step failed: stop with its message, unless a signal is already stopping us. */
+let failing = false;
 async function failed(message: string): Promise<never> {
-  if (stoppingSince !== undefined) return new Promise<never>(() => {});
+  if (stoppingSince !== undefined || failing) return new Promise<never>(() => {});
+  failing = true;
   // A refusal to start is for a person, like a configuration error: plain text on stderr.
   console.error(message);
   await front?.close(0);
@@ -84,7 +87,11 @@ if (reason) {
   logger.info(`building the site: ${reason}`);
   await buildSite(root, config, process.env, { signal: build.signal }).catch((error: Error) => failed(error.message));
 }
-await sidecar.start().catch((error: Error) => failed(`cannot start the API: ${error.message}`));
+// The sidecar boots in its own process while this one reads and compresses the site.
+const [, site] = await Promise.all([
+  sidecar.start().catch((error: Error) => failed(`cannot start the API: ${error.message}`)),
+  loadSite(config.DIST_DIR, config.BASE_URL).catch((error: Error) => failed(`cannot load the site from DIST_DIR: ${error.message}`)),
+]);
 if (stoppingSince === undefined && metrics) {
   const { listenMetrics } = await import('../api/metrics/server.ts');
   metricsServer = await listenMetrics(metrics.registry, () => sidecar.metrics(), config.METRICS_HOST, config.METRICS_PORT!).catch((error: Error) =>
@@ -93,7 +100,7 @@ if (stoppingSince === undefined && metrics) {
   logger.info(`metrics on ${metricsServer.url}`);
 }
 if (stoppingSince === undefined) {
-  front = await startFront(config, { upstream: sidecar.upstream, logger, onFinish: metrics?.observe }).catch((error: Error) =>
+  front = await startFront(config, { site, upstream: sidecar.upstream, logger, onFinish: metrics?.observe }).catch((error: Error) =>
     failed(`cannot start the front: ${error.message}`),
   );
   logger.info(`listening on ${front.url}; site from ${config.DIST_DIR}${reason ? '' : ' (current, not rebuilt)'}; ready ${Math.round(performance.now())} ms after start`);

@@ -10,7 +10,7 @@ import { requestTracker, type Finished } from './log.ts';
 import { trustedProxies } from '../net/client-address.ts';
 import { createProxy, type Upstream } from './proxy.ts';
 import { listen, type Listening } from './server.ts';
-import { loadSite } from './static.ts';
+import { loadSite, type Site } from './static.ts';
 import { clientLimits, rateLimitMirror } from './client-limits.ts';
 import { sidecarAddress } from '../net/sidecar-address.ts';
 
@@ -21,6 +21,8 @@ export interface FrontOptions {
   logger: Logger;
   /** Called once per finished request (metrics). */
   onFinish?: (request: Finished) => void;
+  /** The site, when the caller loaded it already (npm start loads it while the sidecar boots). */
+  site?: Site;
 }
 
 export interface Front extends Listening {
@@ -29,7 +31,7 @@ export interface Front extends Listening {
 
 export async function startFront(config: Config, options: FrontOptions): Promise<Front> {
   const trusted = trustedProxies(config.TRUST_PROXY);
-  const site = await loadSite(config.DIST_DIR, config.BASE_URL);
+  const site = options.site ?? (await loadSite(config.DIST_DIR, config.BASE_URL));
   const fixed: Upstream = sidecarAddress(config);
   const mirror = rateLimitMirror(config);
   const { proxy, close: closeProxy } = createProxy({
