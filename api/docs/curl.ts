@@ -19,8 +19,10 @@ function usesScheme(op: OperationObject, name: string): boolean {
 }
 
 export function curlCommand(serverUrl: string, method: string, path: string, op: OperationObject): string {
-  const args: string[] = ['curl -i'];
-  if (method.toUpperCase() !== 'GET' && !op.requestBody) args.push(`-X ${method.toUpperCase()}`);
+  // curl -X HEAD would wait for a body that never comes; -I sends a real HEAD.
+  const head = method.toUpperCase() === 'HEAD';
+  const args: string[] = [head ? 'curl -I' : 'curl -i'];
+  if (!head && method.toUpperCase() !== 'GET' && !op.requestBody) args.push(`-X ${method.toUpperCase()}`);
   if (usesScheme(op, SCHEME.clientBasic)) args.push(`-u ${shellQuote(`${SANDBOX_CLIENT_ID}:${SANDBOX_CLIENT_SECRET}`)}`);
   if (usesScheme(op, SCHEME.sandbox)) args.push(`-H "Authorization: Bearer $ACCESS_TOKEN"`);
   const content = op.requestBody?.content ?? {};

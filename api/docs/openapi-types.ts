@@ -41,7 +41,7 @@ export interface OperationObject {
   responses: Record<string, ResponseObject>;
 }
 
-export type HttpMethodKey = 'get' | 'post';
+export type HttpMethodKey = 'get' | 'head' | 'post';
 export type PathItem = Partial<Record<HttpMethodKey, OperationObject>>;
 
 export interface OAuth2Scheme {

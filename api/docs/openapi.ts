@@ -22,7 +22,7 @@ import {
 import { BRAND } from '../../site/brand.ts';
 import { headerComponents } from './headers.ts';
 import { componentSchemas, type SchemaIo } from './json-schemas.ts';
-import { methodKey, operation, SCHEME } from './operations.ts';
+import { headOperation, methodKey, operation, SCHEME } from './operations.ts';
 import type { OAuth2Scheme, OpenApiDocument, PathItem } from './openapi-types.ts';
 
 const TAG_DESCRIPTIONS: Record<Route['tag'], string> = {
@@ -87,7 +87,11 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
   const sandbox = environmentUrls(baseUrl, 'sandbox');
   const paths: Record<string, PathItem> = {};
   for (const route of ROUTES as readonly Route[]) {
-    paths[route.path] = { ...paths[route.path], [methodKey(route.methods)]: operation(route, production.issuer) };
+    paths[route.path] = {
+      ...paths[route.path],
+      [methodKey(route.methods)]: operation(route, production.issuer),
+      ...(route.methods.includes('HEAD') ? { head: headOperation(route, production.issuer) } : {}),
+    };
   }
   const tags = [...new Set(ROUTES.map((route) => route.tag))];
   return {

@@ -47,10 +47,7 @@ export function reasonPhrase(status: number): string {
   return reason;
 }
 
-/**
- * HEAD is not a separate operation: RFC 9110 §9.3.2 makes it GET without content, and the
- * sidecar answers it for every GET route. The document describes GET; the description says so.
- */
+/** The route's main operation: POST, or GET (whose HEAD twin is headOperation). */
 export function methodKey(methods: readonly Method[]): HttpMethodKey {
   return methods.includes('POST') ? 'post' : 'get';
 }
@@ -104,6 +101,24 @@ function errorResponse(route: Route, status: number): ResponseObject {
     description: `${reasonPhrase(status)}. Error codes: ${codes.map((code) => `\`${code}\``).join(', ')}.`,
     headers: responseHeaders(route, status),
     content: { [JSON_TYPE]: { schema: schemaRef(errorSchemaFor(route, status)), examples } },
+  };
+}
+
+/**
+ * RFC 9110 §9.3.2: HEAD is GET without content. It is a separate operation (its own operationId)
+ * so that generated clients can call it: the same statuses and headers as GET, no bodies.
+ */
+export function headOperation(route: Route, baseUrl: string): OperationObject {
+  const get = operation(route, baseUrl);
+  const responses = Object.fromEntries(
+    Object.entries(get.responses).map(([status, response]) => [status, { description: response.description, headers: response.headers }]),
+  );
+  return {
+    ...get,
+    operationId: `${route.id}Head`,
+    summary: `${route.summary} (headers only)`,
+    description: `The status and headers of \`GET\`, without a body (RFC 9110 §9.3.2).\n\n${get.description}`,
+    responses,
   };
 }
 

@@ -248,8 +248,9 @@ describe('openapi document: schemas and examples', () => {
     for (const item of Object.values(doc.paths)) {
       for (const op of Object.values(item)) {
         for (const [status, response] of Object.entries(op!.responses)) {
-          if (Number(status) < 400) continue;
-          for (const example of Object.values(response.content!['application/json']!.examples!)) {
+          // HEAD answers carry no body, so no examples (their GET twin has them).
+          if (Number(status) < 400 || !response.content) continue;
+          for (const example of Object.values(response.content['application/json']!.examples!)) {
             const code = (example.value as { error: ErrorCode }).error;
             expect(ERROR_STATUS[code], `${op!.operationId} ${status} ${code}`).toBe(Number(status));
             expect(response.description).toContain(`\`${code}\``);
@@ -257,5 +258,21 @@ describe('openapi document: schemas and examples', () => {
         }
       }
     }
+  });
+
+  it('HEAD: every route with HEAD has a head operation (operationId <id>Head): the statuses and headers of GET, and no body', () => {
+    for (const route of routes.filter((r) => r.methods.includes('HEAD'))) {
+      const item = doc.paths[route.path]!;
+      const head = item.head!;
+      expect(head, route.id).toBeDefined();
+      expect(head.operationId).toBe(`${route.id}Head`);
+      expect(Object.keys(head.responses)).toEqual(Object.keys(item.get!.responses));
+      for (const [status, response] of Object.entries(head.responses)) {
+        expect(response.content, `${head.operationId} ${status}`).toBeUndefined();
+        expect(response.headers).toEqual(item.get!.responses[status]!.headers);
+      }
+      expect(head.security).toEqual(item.get!.security);
+    }
+    expect(routes.some((r) => r.methods.includes('HEAD'))).toBe(true);
   });
 });

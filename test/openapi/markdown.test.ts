@@ -81,9 +81,10 @@ describe('openapi Markdown twin', () => {
     expect(section(opTitle(legacy), 3).map(textOf)[0]).toMatch(/^Deprecated\./);
   });
 
-  it('tables are GFM tables (plain CommonMark sees none): servers, one or two per operation, one per schema', () => {
+  it('tables are GFM tables (plain CommonMark sees none): servers, one or two per operation (HEAD operations included), one per schema', () => {
     const tables = tree.children.filter((n) => n.type === 'table');
-    const expected = 1 + ROUTES.length + ROUTES.filter((r) => 'request' in r).length + Object.keys(doc.components.schemas).length;
+    const heads = (ROUTES as readonly Route[]).filter((r) => r.methods.includes('HEAD')).length;
+    const expected = 1 + ROUTES.length + heads + ROUTES.filter((r) => 'request' in r).length + Object.keys(doc.components.schemas).length;
     expect(tables).toHaveLength(expected);
     expect(unified().use(remarkParse).parse(markdown).children.some((n) => n.type === 'table')).toBe(false);
   });
