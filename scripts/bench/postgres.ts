@@ -12,6 +12,8 @@
  * (fsync on, synchronous_commit on), filled with generate_series and vacuumed. The sidecar under
  * test is the real app (openBackend, createApp, node:http) in a child process of this script, so the
  * load generator does not share its event loop; it reports that loop's delay (monitorEventLoopDelay).
+ * An idle process measures its own delay meanwhile ("idle stall"): what the machine's other work
+ * alone does to any event loop, so a sidecar stall near it is the machine's, not the sidecar's.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -66,7 +68,26 @@ interface Latencies {
 }
 
 if (process.argv.includes('--serve')) await serve();
+else if (process.argv.includes('--idle')) idle();
 else await main();
+
+/**
+ * Control role: a process that does nothing but measure its own event-loop delay. Its largest
+ * stall is the machine's scheduling noise (other processes on the 2 cores), not the sidecar's work.
+ */
+function idle(): void {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  process.on('message', (message: string) => {
+    if (message === 'reset') delay.reset();
+    if (message === 'stop') process.exit(0);
+    if (message === 'reset' || message === 'stats') {
+      const stats: ServerStats = { cpuMs: 0, maxStallMs: delay.max / 1e6, p99StallMs: delay.percentile(99) / 1e6, rssMb: 0 };
+      process.send!({ type: message, stats });
+    }
+  });
+  process.send!({ type: 'ready' });
+}
 
 /** Child role: the sidecar app on the engine its environment selects, reporting its event-loop delay. */
 async function serve(): Promise<void> {
@@ -106,7 +127,7 @@ async function main(): Promise<void> {
   }, (4 * duration + 300) * 1000);
   guard.unref();
   console.log(`PostgreSQL store benchmark: ${CONNECTIONS} concurrent clients, ${duration} s per load, 127.0.0.1 only, durable commits\n`);
-  const head = ['store', 'records', 'open ms', 'sign-ups/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200', 'CPU µs/sign-up', 'max stall ms', 'stats req/s', 'stats p50', 'stats p99', 'RSS MB'];
+  const head = ['store', 'records', 'open ms', 'sign-ups/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200', 'CPU µs/sign-up', 'max stall ms', 'idle stall ms', 'stats req/s', 'stats p50', 'stats p99', 'RSS MB'];
   const rows: string[][] = [];
   const engine = await during('starting a throwaway PostgreSQL (fsync on)', startPostgres({ durable: true }));
   let uncached: number[] = [];
@@ -182,13 +203,18 @@ async function seedJson(dir: string, size: number): Promise<void> {
 async function benchEngine(name: string, size: number, env: Record<string, string>): Promise<string[]> {
   const label = `${name} at ${size.toLocaleString('en')} records`;
   const child = fork(import.meta.filename, ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
+  const control = fork(import.meta.filename, ['--idle'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
+    await nextMessage(control, 'ready');
     const ready = await during(`${label}: starting the sidecar`, nextMessage<{ url: string; openMs: number }>(child, 'ready'));
     await during(`${label}: 1 s warm-up`, signUps(ready.url, `warm-${name}`, 1));
-    const before = await ask(child, 'reset');
+    const [before] = await Promise.all([ask(child, 'reset'), ask(control, 'reset')]);
     const load = await during(`${label}: sign-ups, ${CONNECTIONS} clients for ${duration} s`, signUps(ready.url, `run-${name}`, duration));
-    const loaded = await ask(child, 'stats');
-    phase(`${label}: sign-ups ${(load.ok / duration).toFixed(0)}/s, p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms, max stall ${loaded.maxStallMs.toFixed(1)} ms`);
+    const [loaded, noise] = await Promise.all([ask(child, 'stats'), ask(control, 'stats')]);
+    phase(
+      `${label}: sign-ups ${(load.ok / duration).toFixed(0)}/s, p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms, ` +
+        `max stall ${loaded.maxStallMs.toFixed(1)} ms (an idle process meanwhile: ${noise.maxStallMs.toFixed(1)} ms)`,
+    );
     const token = await accessToken(ready.url);
     // One request first: the measured polls are of the cached answer (the uncached query is timed below).
     const cold = performance.now();
@@ -211,6 +237,7 @@ async function benchEngine(name: string, size: number, env: Record<string, strin
       String(load.failed + stats.failed),
       (((loaded.cpuMs - before.cpuMs) * 1000) / Math.max(1, load.ok + load.failed)).toFixed(0),
       loaded.maxStallMs.toFixed(1),
+      noise.maxStallMs.toFixed(1),
       (stats.ok / statsSeconds).toFixed(0),
       stats.p50.toFixed(2),
       stats.p99.toFixed(2),
@@ -218,6 +245,7 @@ async function benchEngine(name: string, size: number, env: Record<string, strin
     ];
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
+    if (control.exitCode === null) control.kill('SIGKILL');
     if (env.BENCH_DATABASE_URL) await rm(env.BENCH_DATA_DIR, { recursive: true, force: true });
   }
 }
