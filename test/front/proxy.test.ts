@@ -369,6 +369,19 @@ describe('proxy: one client cannot poison a sidecar connection (issue 8)', () =>
     expect(r.seen.headers['content-length']).toBe(String(BODY_LIMIT_BYTES + 1));
   });
 
+  test('a sidecar connection answered with Connection: close is not reused for the next request', async () => {
+    const ports: number[] = [];
+    handler = (req, res) => {
+      ports.push(req.socket.remotePort!);
+      // What the sidecar says when it leaves a body unread (api/sidecar/http/body.ts).
+      res.writeHead(ports.length === 1 ? 413 : 200, { connection: ports.length === 1 ? 'close' : 'keep-alive' }).end('{}');
+    };
+    expect((await raw(plainFront.front.url, '/api/v1/waitlist', { method: 'POST', body: '{}' })).status).toBe(413);
+    expect((await raw(plainFront.front.url, '/api/v1/status')).status).toBe(200);
+    expect(ports).toHaveLength(2);
+    expect(ports[1]).not.toBe(ports[0]);
+  });
+
   test("nosniff: a proxied API answer carries X-Content-Type-Options even when the sidecar's lacks it", async () => {
     handler = recorder(200).handler;
     expect((await raw(plainFront.front.url, '/api/v1/status')).headers['x-content-type-options']).toBe('nosniff');
