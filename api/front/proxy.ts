@@ -21,12 +21,11 @@
  */
 import type http from 'node:http';
 import { Client, Pool, type Dispatcher } from 'undici';
-import { BODY_LIMIT_BYTES } from '../contract/index.ts';
 import type { Trusted } from '../net/client-address.ts';
 import { describeAddress, type SidecarAddress } from '../net/sidecar-address.ts';
-import { cappedBody, cutsBody } from './body-cap.ts';
-import { forwardHeaders, requestClient, responseHeaders } from './forward-headers.ts';
-import { ownApiError } from './own-answer.ts';
+import { cappedBody, cutsBody, drainRest, hasBody, withoutContentLength } from './body-cap.ts';
+import { Exchange, fail, type Attempt } from './exchange.ts';
+import { forwardHeaders, requestClient } from './forward-headers.ts';
 import type { RateLimitMirror } from './rate-limit-mirror.ts';
 
 export type Upstream = SidecarAddress;
@@ -51,17 +50,6 @@ export function isApiPath(target: string): boolean {
 
 /** RFC 9110 §9.2.2: only these may be repeated without the client knowing. */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
-/** The connection closed or reset under the request, before any answer: nothing was processed twice. */
-const CONNECTION_LOST = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
-
-interface Attempt {
-  req: http.IncomingMessage;
-  res: http.ServerResponse;
-  /** Rate-limit mirror key of this request. */
-  key: string | undefined;
-  onError: ((message: string) => void) | undefined;
-  mirror: RateLimitMirror | undefined;
-}
 
 export function createProxy(options: ProxyOptions) {
   const connectTimeoutMs = options.connectTimeoutMs ?? 2_000;
@@ -122,104 +110,4 @@ export function createProxy(options: ProxyOptions) {
     return exchange;
   }
   return { proxy, close: () => void pool?.destroy().catch(() => {}) };
-}
-
-/** One attempt at one proxied request, as an undici dispatch handler. */
-class Exchange implements Dispatcher.DispatchHandler {
-  private controller: Dispatcher.DispatchController | undefined;
-  private answered = false;
-  /** The repeat of this exchange, once it was retried. */
-  private next: Exchange | undefined;
-  onDone: (() => void) | undefined;
-  private readonly attempt: Attempt;
-  private readonly retry: (() => Exchange | undefined) | undefined;
-
-  constructor(attempt: Attempt, retry: (() => Exchange | undefined) | undefined) {
-    this.attempt = attempt;
-    this.retry = retry;
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-  }
-
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: http.IncomingHttpHeaders): void {
-    this.answered = true;
-    const { key, mirror, res } = this.attempt;
-    if (key && mirror) mirror.note(key, headers['ratelimit-remaining'], headers['ratelimit-reset']);
-    res.writeHead(statusCode, responseHeaders(headers));
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    const { res } = this.attempt;
-    if (!res.write(chunk)) {
-      controller.pause();
-      res.once('drain', () => controller.resume());
-    }
-  }
-
-  onResponseEnd(): void {
-    this.attempt.res.end();
-    this.onDone?.();
-  }
-
-  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error & { code?: string }): void {
-    this.onDone?.();
-    const { req, res, onError } = this.attempt;
-    // The sidecar died after its headers: the client must see a broken response, not a short one.
-    if (this.answered) return void res.destroy();
-    if (res.destroyed) return;
-    if (this.retry && CONNECTION_LOST.has(error.code ?? '')) return void (this.next = this.retry());
-    onError?.(`proxy ${req.method} ${(req.url ?? '').split('?', 1)[0]}: ${error.message}`);
-    fail(this.attempt);
-  }
-
-  /** The client went away: stop the sidecar's work for it too. */
-  clientGone(): void {
-    if (this.next) return this.next.clientGone();
-    if (!this.attempt.res.writableFinished && this.controller && !this.controller.aborted) this.controller.abort(new Error('client went away'));
-  }
-}
-
-function withoutContentLength(headers: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < headers.length; i += 2) if (headers[i].toLowerCase() !== 'content-length') out.push(headers[i], headers[i + 1]);
-  return out;
-}
-
-/** RFC 9112 §6.3: a request has content only when it says so with Content-Length or Transfer-Encoding. */
-function hasBody(req: http.IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
-
-/**
- * Answered before the upload ended: read and discard the rest, so that the connection can carry
- * the client's next request, but no more than the body limit. Beyond that the connection is
- * closed in stages (RFC 9112 §9.6): our side first, while the rest is still read and dropped for
- * LINGER_MS, so that the client reads its answer instead of a reset; then for good.
- */
-function drainRest(req: http.IncomingMessage): void {
-  if (req.complete) return;
-  req.unpipe();
-  let left = BODY_LIMIT_BYTES;
-  const socket = req.socket;
-  req.on('data', (chunk: Buffer) => {
-    left -= chunk.length;
-    if (left >= 0 || socket.writableEnded) return;
-    socket.end();
-    setTimeout(() => socket.destroy(), LINGER_MS).unref();
-  });
-  req.resume();
-}
-
-/** How long the rest of an over-long upload is still read after the answer, before the close. */
-const LINGER_MS = 2_000;
-
-/** Part 7: an unexpected failure is `500 {error: internal_error, message}`, with the API headers. */
-function fail({ res, key, mirror }: Attempt): void {
-  if (res.headersSent) return void res.destroy();
-  const answer = ownApiError('internal_error', key && mirror ? mirror.fields(key) : []);
-  res.writeHead(answer.status, answer.headers);
-  res.end(answer.body);
 }

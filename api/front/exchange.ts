@@ -1,0 +1,87 @@
+/**
+ * One attempt at one proxied request, as an undici dispatch handler: the sidecar's answer is
+ * streamed to the client; a connection lost before any answer is retried when the request allows
+ * it; anything else is the contract's JSON 500 (own-answer.ts).
+ */
+import type http from 'node:http';
+import type { Dispatcher } from 'undici';
+import { responseHeaders } from './forward-headers.ts';
+import { ownApiError } from './own-answer.ts';
+import type { RateLimitMirror } from './rate-limit-mirror.ts';
+
+export interface Attempt {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  /** Rate-limit mirror key of this request. */
+  key: string | undefined;
+  onError: ((message: string) => void) | undefined;
+  mirror: RateLimitMirror | undefined;
+}
+
+/** The connection closed or reset under the request, before any answer: nothing was processed twice. */
+const CONNECTION_LOST = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
+
+/** One attempt at one proxied request, as an undici dispatch handler. */
+export class Exchange implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private answered = false;
+  /** The repeat of this exchange, once it was retried. */
+  private next: Exchange | undefined;
+  onDone: (() => void) | undefined;
+  private readonly attempt: Attempt;
+  private readonly retry: (() => Exchange | undefined) | undefined;
+
+  constructor(attempt: Attempt, retry: (() => Exchange | undefined) | undefined) {
+    this.attempt = attempt;
+    this.retry = retry;
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: http.IncomingHttpHeaders): void {
+    this.answered = true;
+    const { key, mirror, res } = this.attempt;
+    if (key && mirror) mirror.note(key, headers['ratelimit-remaining'], headers['ratelimit-reset']);
+    res.writeHead(statusCode, responseHeaders(headers));
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    const { res } = this.attempt;
+    if (!res.write(chunk)) {
+      controller.pause();
+      res.once('drain', () => controller.resume());
+    }
+  }
+
+  onResponseEnd(): void {
+    this.attempt.res.end();
+    this.onDone?.();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error & { code?: string }): void {
+    this.onDone?.();
+    const { req, res, onError } = this.attempt;
+    // The sidecar died after its headers: the client must see a broken response, not a short one.
+    if (this.answered) return void res.destroy();
+    if (res.destroyed) return;
+    if (this.retry && CONNECTION_LOST.has(error.code ?? '')) return void (this.next = this.retry());
+    onError?.(`proxy ${req.method} ${(req.url ?? '').split('?', 1)[0]}: ${error.message}`);
+    fail(this.attempt);
+  }
+
+  /** The client went away: stop the sidecar's work for it too. */
+  clientGone(): void {
+    if (this.next) return this.next.clientGone();
+    if (!this.attempt.res.writableFinished && this.controller && !this.controller.aborted) this.controller.abort(new Error('client went away'));
+  }
+}
+
+/** Part 7: an unexpected failure is `500 {error: internal_error, message}`, with the API headers. */
+export function fail({ res, key, mirror }: Attempt): void {
+  if (res.headersSent) return void res.destroy();
+  const answer = ownApiError('internal_error', key && mirror ? mirror.fields(key) : []);
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body);
+}
