@@ -37,7 +37,8 @@ export function refuseUnparsed(mirror?: RateLimitMirror): (error: ParserError, s
     const answer = !target.startsWith('/') || isApiPath(target)
       ? ownApiError('invalid_request', mirror ? mirror.fields(mirror.key(socket.remoteAddress, target, method)) : [])
       : plain(SITE_STATUS[error.code ?? ''] ?? 400);
-    socket.end(serialize(answer));
+    // RFC 9110 §9.3.2: HEAD gets the headers only.
+    socket.end(serialize(method === 'HEAD' ? { ...answer, body: '' } : answer));
     socket.destroySoon();
   };
 }

@@ -155,6 +155,13 @@ describe('parser refusals on API paths get the API answer', () => {
     expect(answer.headers.connection).toBe('close');
   });
 
+  test('parser refusal of a HEAD request: the API headers without a body', async () => {
+    const answer = await rawExchange('127.0.0.7', `HEAD ${API_PATHS.status} HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n`);
+    expect(answer.status).toBe(400);
+    expect(answer.headers['x-api-version']).toBe(API_VERSION);
+    expect(answer.body).toBe('');
+  });
+
   test('parser refusal on a page path: node:http-style plain answer, not the API shape', async () => {
     const answer = await rawExchange('127.0.0.7', 'G@T / HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(answer.status).toBe(400);

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { listen } from '../../api/front/server.ts';
 import { raw } from './client.ts';
@@ -50,5 +51,44 @@ describe('graceful stop', () => {
     await started;
     await front.close(50);
     await expect(inFlight).rejects.toThrow();
+  });
+});
+
+describe('deadlines (KEEP_ALIVE_TIMEOUT_MS, HEADERS_TIMEOUT_MS)', () => {
+  /** Connects, sends `text`, resolves with what came back and how long the front kept the connection. */
+  function hold(url: string, text: string): Promise<{ received: string; ms: number }> {
+    const { port } = new URL(url);
+    const started = performance.now();
+    return new Promise((resolve) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(text));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve({ received, ms: performance.now() - started }));
+    });
+  }
+
+  test('keep-alive: an idle kept-alive connection is closed after KEEP_ALIVE_TIMEOUT_MS, not before', async () => {
+    const front = await listen((_req, res) => res.end('ok'), '127.0.0.1', 0, { keepAliveTimeoutMs: 300 });
+    try {
+      const { received, ms } = await hold(front.url, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(received).toMatch(/^HTTP\/1\.1 200/);
+      expect(ms).toBeGreaterThanOrEqual(250);
+      expect(ms).toBeLessThan(2_000);
+    } finally {
+      await front.close(100);
+    }
+  });
+
+  test('headers: a connection that never finishes its headers is closed after HEADERS_TIMEOUT_MS (node:http 408 without a clientError handler)', async () => {
+    const front = await listen((_req, res) => res.end('ok'), '127.0.0.1', 0, { headersTimeoutMs: 200, requestTimeoutMs: 400 });
+    try {
+      const { received, ms } = await hold(front.url, 'GET / HTTP/1.1\r\nHost: x\r\n');
+      expect(received).toMatch(/^HTTP\/1\.1 408/);
+      expect(ms).toBeGreaterThanOrEqual(150);
+      expect(ms).toBeLessThan(200 + 50 + 1_000);
+    } finally {
+      await front.close(100);
+    }
   });
 });
