@@ -134,7 +134,7 @@ const program: Program = {
         }
         // Loaded only here: the driver is never imported without a database to talk to.
         const { migrateDataDir, reportLines } = await import('../api/sidecar/store/postgres/migrate.ts');
-        const report = await migrateDataDir(resolve(configOrExit().DATA_DIR), url);
+        const report = await migrateDataDir(resolve(configOrExit().DATA_DIR), url, (line) => console.error(line));
         if (values.json) printJson(report);
         else for (const line of reportLines(report)) console.log(line);
         return EXIT.ok;

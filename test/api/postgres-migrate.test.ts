@@ -23,7 +23,7 @@ import { PostgresWaitlistStore } from '../../api/sidecar/store/postgres/waitlist
 import type { WaitlistStore } from '../../api/sidecar/store/waitlist-store.ts';
 import { postgresBinDir, startPostgres, type PostgresEngine } from '../support/engines/postgres.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
-import { ROOT } from './support/process.ts';
+import { ROOT, startSidecar } from './support/process.ts';
 
 const T0 = Date.parse('2026-11-20T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -156,4 +156,25 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', ()
     expect(unreachable.stderr).toMatch(/^The PostgreSQL database at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db \(--to\) cannot be reached/);
     expect(unreachable.stderr).not.toContain('s3cret');
   });
+
+  it('migrate: while a JSON sidecar runs on DATA_DIR it copies the last commit and warns that later sign-ups need a second run', async () => {
+    const source = await mkdtemp(join(tmpdir(), 'migrate-live-'));
+    const sidecar = await startSidecar({ DATA_DIR: source, SIDECAR_LISTEN: 'tcp' });
+    try {
+      const signup = await fetch(`${sidecar.url}/api/v1/waitlist`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'live@example.com', consent: true }),
+      });
+      expect(signup.status).toBe(200);
+      const run = await waitlistCommand({ DATA_DIR: source }, 'migrate', '--to', await engine.createDatabase());
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain(`warning: a JSON sidecar (process ${sidecar.child.pid}) is using ${source}`);
+      expect(run.stdout).toContain('waitlist: 1 records in the file, 1 of them in the database');
+    } finally {
+      sidecar.child.kill('SIGTERM');
+      await sidecar.exited;
+      await rm(source, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

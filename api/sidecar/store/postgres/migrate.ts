@@ -12,6 +12,7 @@
 import type pg from 'pg';
 import { ENVIRONMENTS, type Environment } from '../../../contract/index.ts';
 import type { WaitlistRecord } from '../../domain/record.ts';
+import { acquireLock, dataDirLockPath, LockHeldError, type Lock } from '../lock.ts';
 import { clientParams, COLUMNS as CLIENT_COLUMNS } from './clients.ts';
 import { readJsonDataDir, type MigrationSource } from './json-source.ts';
 import { sharedKey } from './keys.ts';
@@ -128,14 +129,32 @@ export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource):
   }
 }
 
-/** What `npm run waitlist -- migrate --to URL` does: DATA_DIR's files into the database at `url`. */
-export async function migrateDataDir(dataDir: string, url: string): Promise<MigrationReport> {
-  const source = await readJsonDataDir(dataDir);
-  const pool = await openPool(url, { max: 1, setting: '--to' });
+/**
+ * What `npm run waitlist -- migrate --to URL` does: DATA_DIR's files into the database at `url`.
+ * It holds the data-directory lock while it copies, so no JSON sidecar starts and writes meanwhile.
+ * If a JSON sidecar holds the lock, it copies that sidecar's last commit and says (`warn`) that
+ * sign-ups after it are not included: run it again after the switch.
+ */
+export async function migrateDataDir(dataDir: string, url: string, warn: (line: string) => void): Promise<MigrationReport> {
+  let lock: Lock | undefined;
   try {
-    return await migrateToPostgres(pool, source);
+    lock = await acquireLock(dataDirLockPath(dataDir), `The data directory ${dataDir}`);
+  } catch (error) {
+    if (!(error instanceof LockHeldError)) throw error;
+    warn(
+      `warning: a JSON sidecar (process ${error.owner}) is using ${dataDir}: this copies its last commit; ` +
+        'sign-ups after it are not included. Run the migration again after switching to DATABASE_URL.',
+    );
+  }
+  try {
+    const pool = await openPool(url, { max: 1, setting: '--to' });
+    try {
+      return await migrateToPostgres(pool, await readJsonDataDir(dataDir));
+    } finally {
+      await pool.end();
+    }
   } finally {
-    await pool.end();
+    await lock?.release();
   }
 }
 
