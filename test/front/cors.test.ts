@@ -100,7 +100,7 @@ describe('CORS', () => {
   });
 
   test('cors: another origin, or none, gets no Allow-Origin but still Vary: Origin', async () => {
-    for (const headers of [{ origin: OTHER }, {}]) {
+    for (const headers of [{ origin: OTHER }, {}] as Record<string, string>[]) {
       const response = await fetch(`${front.url}${API_PATHS.waitlist}`, { method: 'POST', headers, body: '{}' });
       expect(response.headers.get('access-control-allow-origin')).toBeNull();
       expect(response.headers.get('vary')).toBe('Origin');
