@@ -26,4 +26,10 @@ describe('DATABASE_URL', () => {
       expect(message).not.toContain('s3cret');
     });
   }
+
+  it('config: DATABASE_POOL_SIZE defaults to 20; a non-number or 0 names the variable', () => {
+    expect(loadConfig({}).DATABASE_POOL_SIZE).toBe(20);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '32' }).DATABASE_POOL_SIZE).toBe(32);
+    for (const bad of ['many', '0']) expect(() => loadConfig({ DATABASE_POOL_SIZE: bad })).toThrow(/DATABASE_POOL_SIZE=/);
+  });
 });

@@ -54,7 +54,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', ()
   let pool: pg.Pool;
   beforeAll(async () => {
     engine = await startPostgres();
-    pool = await openPool(await engine.createDatabase());
+    pool = await openPool(await engine.createDatabase(), { max: 10 });
     dir = await mkdtemp(join(tmpdir(), 'migrate-'));
   });
   afterAll(async () => {
@@ -98,7 +98,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', ()
   });
 
   it('migrate: a failure part-way (a duplicate address in the source) rolls back everything', async () => {
-    const other = await openPool(await engine.createDatabase());
+    const other = await openPool(await engine.createDatabase(), { max: 10 });
     try {
       const record = (email: string): WaitlistRecord => ({
         email,

@@ -35,13 +35,13 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'PostgreSQL store', () => {
   /** A pool on a fresh database with the schema in place. */
   async function freshDatabase(): Promise<{ url: string; pool: pg.Pool }> {
     const url = await engine.createDatabase();
-    const pool = await openPool(url);
+    const pool = await openPool(url, { max: 10 });
     pools.push(pool);
     await migrateSchema(pool);
     return { url, pool };
   }
   async function anotherPool(url: string): Promise<pg.Pool> {
-    const pool = await openPool(url);
+    const pool = await openPool(url, { max: 10 });
     pools.push(pool);
     return pool;
   }
@@ -70,7 +70,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'PostgreSQL store', () => {
   });
 
   it('start: an unreachable database stops the start with one paragraph naming DATABASE_URL, without the password', async () => {
-    const error = await openPool('postgres://waitlist:s3cret@127.0.0.1:1/waitlist').catch((e: Error) => e);
+    const error = await openPool('postgres://waitlist:s3cret@127.0.0.1:1/waitlist', { max: 1 }).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).name).toBe('StartupError');
     expect((error as Error).message).toMatch(/DATABASE_URL.*cannot be reached.*Check that the server is running/s);

@@ -16,7 +16,7 @@ import { PostgresWaitlistStore } from './waitlist-store.ts';
 export async function openPostgresBackend(config: Config, _options: BackendOptions = {}): Promise<Backend> {
   const url = config.DATABASE_URL;
   if (!url) throw new Error('openPostgresBackend needs DATABASE_URL');
-  const pool = await openPool(url);
+  const pool = await openPool(url, { max: config.DATABASE_POOL_SIZE });
   try {
     await migrateSchema(pool);
     const keys = await loadOrCreateSharedKeys(pool, config);

@@ -7,9 +7,6 @@
 import pg from 'pg';
 import { StartupError } from '../errors.ts';
 
-/** Enough for 32 concurrent sign-ups on a 2-core machine; more connections only queue in the server. */
-export const POOL_SIZE = 10;
-
 /** The URL without its password, for messages and the start-up log line. */
 export function redactUrl(url: string): string {
   try {
@@ -22,14 +19,15 @@ export function redactUrl(url: string): string {
 }
 
 export interface PoolOptions {
-  max?: number;
+  /** Connections (the sidecar: DATABASE_POOL_SIZE). */
+  max: number;
   /** Where the URL came from, for the message (default DATABASE_URL; the migration: --to). */
   setting?: string;
 }
 
-export async function openPool(url: string, options: PoolOptions = {}): Promise<pg.Pool> {
+export async function openPool(url: string, options: PoolOptions): Promise<pg.Pool> {
   const setting = options.setting ?? 'DATABASE_URL';
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? POOL_SIZE, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({ connectionString: url, max: options.max, connectionTimeoutMillis: 10_000 });
   // An idle client whose server went away emits 'error' on the pool; without a listener that
   // would end the process. The next query gets a fresh connection or fails with a 500.
   pool.on('error', () => {});
