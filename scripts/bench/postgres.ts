@@ -41,7 +41,7 @@ import { STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts'
 import { PostgresClients } from '../../api/sidecar/store/postgres/clients.ts';
 import { migrateSchema } from '../../api/sidecar/store/postgres/schema.ts';
 import { STATS_SQL, statsParams } from '../../api/sidecar/store/postgres/stats-query.ts';
-import { startPostgres } from '../../test/support/engines/postgres.ts';
+import { postgresBinDir, startPostgres } from '../../test/support/engines/postgres.ts';
 import { table } from './table.ts';
 import { during, numberOption, phase } from './progress.ts';
 
@@ -121,6 +121,10 @@ async function serve(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (!postgresBinDir()) {
+    console.log('PostgreSQL store benchmark: skipped, PostgreSQL is not installed (Debian: apt-get install postgresql).');
+    return;
+  }
   const guard = setTimeout(() => {
     console.error('benchmark took too long: aborting');
     process.exit(1);
