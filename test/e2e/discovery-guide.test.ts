@@ -2,7 +2,7 @@
  * The API guide's "With an OAuth library" section, run as written: its oauth4webapi code block is
  * taken from the served Markdown twin (English and German) and executed against the stack with
  * oauth4webapi's strict checks (only plain-http requests are allowed, as the test stack is http).
- * openid-client is not installed here; it is built on oauth4webapi and takes the same option.
+ * The guide's openid-client code block is run by discovery-openid-client.test.ts.
  * Also pinned: what goes wrong without the guide's advice, so the advice stays necessary and true.
  */
 import * as oauth from 'oauth4webapi';
