@@ -1,6 +1,7 @@
 /**
  * What the migration to PostgreSQL copies (migrate.ts): the last commit of the JSON engine's files
- * in DATA_DIR, read without the lock (every write there replaces a file by a rename).
+ * in DATA_DIR. Reading needs no lock (every write there replaces a file by a rename); the migration
+ * holds it anyway while it copies, unless a JSON sidecar does.
  */
 import { join } from 'node:path';
 import type { Environment } from '../../../contract/index.ts';

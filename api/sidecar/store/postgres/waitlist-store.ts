@@ -119,6 +119,8 @@ export class PostgresWaitlistStore implements WaitlistStore {
     if (filter.lang) where.push(`lang = $${params.push(filter.lang)}`);
     if (filter.since) where.push(`created_at >= $${params.push(filter.since)}`);
     const client = await this.#pool.connect();
+    let finished = false;
+    let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       await client.query(
@@ -132,10 +134,15 @@ export class PostgresWaitlistStore implements WaitlistStore {
         if (rows.length < EXPORT_BATCH) break;
       }
       await client.query('COMMIT');
+      finished = true;
+    } catch (error) {
+      broken = error as Error;
+      throw error;
     } finally {
       // Also reached when the consumer stops early: the transaction (and its cursor) ends here.
-      await client.query('ROLLBACK').catch(() => {});
-      client.release();
+      if (!finished && !broken) await client.query('ROLLBACK').catch((error: Error) => (broken = error));
+      // A connection that failed is closed rather than handed to the next caller.
+      client.release(broken);
     }
   }
 
