@@ -77,10 +77,10 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', ()
     await json.close();
 
     const first = await migrateToPostgres(pool, await readJsonDataDir(dir));
-    expect(first.waitlist).toEqual({ source: n, inserted: n, updated: 0, keptNewer: 0, inDatabase: n, matched: n });
+    expect(first.waitlist).toEqual({ source: n, inserted: n, updated: 0, unchanged: 0, inDatabase: n, matched: n });
     expect(first.clients).toEqual({ source: 1, inserted: 1, matched: 1 });
     expect(first.keys).toEqual({ source: 2, inserted: 2, matched: 2, differing: [] });
-    expect(reportLines(first)[0]).toBe(`waitlist: ${n} records in the file, ${n} of them in the database (${n} inserted, 0 updated, 0 already there or newer); ${n} rows in the database`);
+    expect(reportLines(first)[0]).toBe(`waitlist: ${n} records in the file, ${n} of them in the database (${n} inserted, 0 updated, 0 unchanged); ${n} rows in the database`);
 
     const postgres = new PostgresWaitlistStore(pool);
     expect(await exported(postgres)).toEqual(jsonRecords);
@@ -91,10 +91,37 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', ()
     await postgres.upsert({ email: 'p1@example.com', consent: true, building: 'rag' }, 'json', iso(T0 + 10 * n));
     const newer = await postgres.show('p1@example.com');
     const second = await migrateToPostgres(pool, await readJsonDataDir(dir));
-    expect(second.waitlist).toEqual({ source: n, inserted: 0, updated: 0, keptNewer: n, inDatabase: n, matched: n });
+    expect(second.waitlist).toEqual({ source: n, inserted: 0, updated: 0, unchanged: n, inDatabase: n, matched: n });
     expect(second.clients).toEqual({ source: 1, inserted: 0, matched: 1 });
     expect(second.keys).toMatchObject({ inserted: 0, matched: 2 });
     expect(await postgres.show('p1@example.com')).toEqual(newer);
+  });
+
+  it('migrate: an address already signed up on PostgreSQL is merged as its two histories would be (earlier first sign-up, older answers kept, newer consent)', async () => {
+    const other = await openPool(await engine.createDatabase(), { max: 2 });
+    try {
+      await migrateToPostgres(other, { records: [], clients: [], keys: {} });
+      const postgres = new PostgresWaitlistStore(other);
+      await postgres.upsert({ email: 'early@example.com', consent: true, source: 'cta' }, 'form', iso(T0 + 5000));
+      const fromFile: WaitlistRecord = {
+        email: 'early@example.com',
+        createdAt: iso(T0),
+        consentAt: iso(T0 + 1000),
+        updatedAt: iso(T0 + 1000),
+        lang: 'de',
+        role: 'data',
+        source: 'hero',
+        consent: { form: 'hero', channel: 'json', lang: 'de', textVersion: 'v1' },
+      };
+      const report = await migrateToPostgres(other, { records: [fromFile], clients: [], keys: {} });
+      expect(report.waitlist).toMatchObject({ inserted: 0, updated: 1, unchanged: 0, matched: 1 });
+      const merged = await postgres.show('early@example.com');
+      expect(merged).toMatchObject({ createdAt: iso(T0), consentAt: iso(T0 + 5000), updatedAt: iso(T0 + 5000), lang: 'en', role: 'data', source: 'cta' });
+      expect(merged!.consent.form).toBe('cta');
+      expect((await migrateToPostgres(other, { records: [fromFile], clients: [], keys: {} })).waitlist).toMatchObject({ updated: 0, unchanged: 1 });
+    } finally {
+      await other.end();
+    }
   });
 
   it('migrate: a failure part-way (a duplicate address in the source) rolls back everything', async () => {

@@ -2,8 +2,9 @@
  * `npm run waitlist -- migrate --to "$DATABASE_URL"` (issue 11, "Migration in one command"): the JSON
  * data directory's waitlist, OAuth clients and generated token keys, copied into PostgreSQL in ONE
  * transaction, then compared; a mismatch rolls everything back. Safe to run again:
- * - a record is inserted, or replaces the database's row only when the file's copy is newer
- *   (updated_at), so a re-run after the switch never undoes a later sign-up;
+ * - a record is inserted, or merged with the database's row of the same address as the two
+ *   sign-up histories would merge (older first), so a re-run after the switch never undoes a later
+ *   sign-up and a sign-up made on PostgreSQL before the migration keeps the file's answers;
  * - clients and keys already in the database are kept (INSERT … ON CONFLICT DO NOTHING); a key that
  *   differs from the file's is reported, since tokens signed with the file's key then stop verifying.
  * Read from the last commit of the files: stop the JSON sidecar first, or re-run after the switch
@@ -20,7 +21,7 @@ import { openPool } from './pool.ts';
 import { migrateSchema } from './schema.ts';
 
 export interface MigrationReport {
-  waitlist: { source: number; inserted: number; updated: number; keptNewer: number; inDatabase: number; matched: number };
+  waitlist: { source: number; inserted: number; updated: number; unchanged: number; inDatabase: number; matched: number };
   clients: { source: number; inserted: number; matched: number };
   keys: { source: number; inserted: number; matched: number; differing: Environment[] };
 }
@@ -28,18 +29,35 @@ export interface MigrationReport {
 /** Rows per INSERT … SELECT FROM unnest(…) statement. */
 const BATCH = 2000;
 
+/**
+ * Two versions of one address (the file's, EXCLUDED, and the database's, w) merged as mergeSignup
+ * would replay them, older first: the earlier first sign-up time; the newer one's consent, times
+ * and language; each answer from the newer one, else the older. A row that would not change is
+ * left alone (not RETURNed: counted as unchanged).
+ */
 const UPSERT_BATCH_SQL = `
 INSERT INTO waitlist AS w (email, created_at, consent_at, updated_at, lang, role, building, source,
                            consent_form, consent_channel, consent_lang, consent_text_version)
 SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[],
                      $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
 ON CONFLICT (email) DO UPDATE SET
-  created_at = least(w.created_at, EXCLUDED.created_at), consent_at = EXCLUDED.consent_at, updated_at = EXCLUDED.updated_at,
-  lang = EXCLUDED.lang, role = EXCLUDED.role, building = EXCLUDED.building, source = EXCLUDED.source,
-  consent_form = EXCLUDED.consent_form, consent_channel = EXCLUDED.consent_channel,
-  consent_lang = EXCLUDED.consent_lang, consent_text_version = EXCLUDED.consent_text_version
-WHERE w.updated_at < EXCLUDED.updated_at
+  created_at = least(w.created_at, EXCLUDED.created_at),
+  consent_at = ${newer('consent_at')}, updated_at = ${newer('updated_at')}, lang = ${newer('lang')},
+  consent_form = ${newer('consent_form')}, consent_channel = ${newer('consent_channel')},
+  consent_lang = ${newer('consent_lang')}, consent_text_version = ${newer('consent_text_version')},
+  role = ${answer('role')}, building = ${answer('building')}, source = ${answer('source')}
+WHERE EXCLUDED.updated_at > w.updated_at OR EXCLUDED.created_at < w.created_at
+   OR (w.role IS NULL AND EXCLUDED.role IS NOT NULL) OR (w.building IS NULL AND EXCLUDED.building IS NOT NULL)
+   OR (w.source IS NULL AND EXCLUDED.source IS NOT NULL)
 RETURNING (xmax = 0) AS inserted`;
+
+function newer(column: string): string {
+  return `CASE WHEN EXCLUDED.updated_at > w.updated_at THEN EXCLUDED.${column} ELSE w.${column} END`;
+}
+
+function answer(column: string): string {
+  return `CASE WHEN EXCLUDED.updated_at > w.updated_at THEN coalesce(EXCLUDED.${column}, w.${column}) ELSE coalesce(w.${column}, EXCLUDED.${column}) END`;
+}
 
 function columnsOf(records: readonly WaitlistRecord[]): unknown[][] {
   const pick = (read: (r: WaitlistRecord) => unknown) => records.map(read);
@@ -66,7 +84,7 @@ export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource):
   try {
     await db.query('BEGIN');
     await db.query('CREATE TEMP TABLE migrated (email text PRIMARY KEY) ON COMMIT DROP');
-    const waitlist = { source: 0, inserted: 0, updated: 0, keptNewer: 0, inDatabase: 0, matched: 0 };
+    const waitlist = { source: 0, inserted: 0, updated: 0, unchanged: 0, inDatabase: 0, matched: 0 };
     let batch: WaitlistRecord[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
@@ -74,7 +92,7 @@ export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource):
       const inserted = rows.filter((row) => row.inserted).length;
       waitlist.inserted += inserted;
       waitlist.updated += rows.length - inserted;
-      waitlist.keptNewer += batch.length - rows.length;
+      waitlist.unchanged += batch.length - rows.length;
       await db.query('INSERT INTO migrated SELECT unnest($1::text[])', [batch.map((r) => r.email)]);
       batch = [];
     };
@@ -162,7 +180,7 @@ export async function migrateDataDir(dataDir: string, url: string, warn: (line: 
 export function reportLines(report: MigrationReport): string[] {
   const { waitlist: w, clients: c, keys: k } = report;
   const lines = [
-    `waitlist: ${w.source} records in the file, ${w.matched} of them in the database (${w.inserted} inserted, ${w.updated} updated, ${w.keptNewer} already there or newer); ${w.inDatabase} rows in the database`,
+    `waitlist: ${w.source} records in the file, ${w.matched} of them in the database (${w.inserted} inserted, ${w.updated} updated, ${w.unchanged} unchanged); ${w.inDatabase} rows in the database`,
     `clients: ${c.source} in the file, ${c.matched} in the database (${c.inserted} inserted)`,
     `token keys: ${k.source} generated in the file, ${k.matched} equal in the database (${k.inserted} inserted)`,
   ];
