@@ -119,9 +119,9 @@ const program: Program = {
       synopsis: 'migrate --to URL [--json]',
       help: [
         "Copies DATA_DIR's JSON waitlist, OAuth clients and generated token keys into PostgreSQL in one",
-        'transaction and prints the counts it compared (issue 11). Safe to run again: a record already in the',
-        "database is replaced only by a newer one; clients and keys already there are kept. Stop the JSON",
-        'service first (or run it again after the switch to pick up the last sign-ups).',
+        'transaction and prints the counts it compared (issue 11). Safe to run again: an address already in the',
+        'database is merged with it (the newer consent wins, answers are kept, nothing newer is undone); clients',
+        'and keys already there are kept. Stop the JSON service first, or run it again after the switch.',
         '  --to URL   the database, e.g. "$DATABASE_URL" (postgres://user:password@host:5432/database)',
         '  --json     the compared counts as one JSON document',
       ].join('\n'),
