@@ -22,7 +22,8 @@ function launch(script: string, args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, [script, ...args], {
     cwd: ROOT,
     // Vitest puts Vite's BASE_URL=/ into process.env; the sidecar needs an origin there.
-    env: { ...process.env, BASE_URL: 'https://waitlist.example', SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0', LOG_REQUESTS: 'false', ...env },
+    // TCP on an ephemeral port (tests talk HTTP to it); SIDECAR_LISTEN: '' in env gives the default Unix socket.
+    env: { ...process.env, BASE_URL: 'https://waitlist.example', SIDECAR_LISTEN: 'tcp', SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0', LOG_REQUESTS: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let stdout = '';
