@@ -54,7 +54,7 @@ describe('sidecar without its parent', () => {
   it('process: the parent that forked the sidecar with IPC is SIGKILLed -> the sidecar stops by itself, lock released', async () => {
     parent = spawn(process.execPath, ['-e', PARENT, 'api/sidecar/main.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, BASE_URL: 'https://waitlist.example', DATA_DIR: dir, SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0', LOG_REQUESTS: 'false' },
+      env: { PATH: process.env.PATH, BASE_URL: 'https://waitlist.example', DATA_DIR: dir, SIDECAR_LISTEN: 'tcp', SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0', LOG_REQUESTS: 'false' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const ready = await new Promise<{ pid: number; url: string }>((done, fail) => {
