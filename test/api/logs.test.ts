@@ -60,6 +60,14 @@ describe('logger', () => {
     expect(lines[0]).toMatch(/INFO.*\(sidecar\): GET \/thanks\/ 200 1\.5ms.*"reqId":"r-1"/);
   });
 
+  it('logger: without LOG_FORMAT, json when stdout is not a terminal (systemd, Docker, pipes)', () => {
+    expect(process.stdout.isTTY).toBeFalsy();
+    let text = '';
+    const stream = new Writable({ write: (chunk, _encoding, done) => ((text += chunk), done()) });
+    createLogger('front', { LOG_LEVEL: 'info' }, stream).info('hello');
+    expect(JSON.parse(text)).toMatchObject({ name: 'front', msg: 'hello' });
+  });
+
   it('logger: LOG_LEVEL=warn drops info lines and keeps warnings', () => {
     const log = memoryLogger('json', 'warn');
     log.logger.info('quiet');
