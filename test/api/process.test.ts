@@ -148,7 +148,7 @@ describe('sidecar process', () => {
 
   it('clients: create prints an id and a secret once; the running sidecar accepts them at once; list shows no secret; delete revokes', async () => {
     const sidecar = await start();
-    const created = await runToEnd('scripts/clients.ts', ['create', 'Reporting', 'job'], { DATA_DIR: dir });
+    const created = await runToEnd('scripts/clients.ts', ['create', 'Reporting job'], { DATA_DIR: dir });
     expect(created.code).toBe(0);
     const id = /client_id: ([A-Za-z0-9._~-]+)/.exec(created.stdout)![1];
     const secret = /client_secret: ([A-Za-z0-9._~-]+)/.exec(created.stdout)![1];
@@ -165,7 +165,8 @@ describe('sidecar process', () => {
 
     expect((await runToEnd('scripts/clients.ts', ['delete', id], { DATA_DIR: dir })).code).toBe(0);
     expect((await grant()).status).toBe(401);
-    expect((await runToEnd('scripts/clients.ts', ['delete', id], { DATA_DIR: dir })).code).toBe(1);
+    // Exit 3: no client with that id (scripts/clients.ts).
+    expect((await runToEnd('scripts/clients.ts', ['delete', id], { DATA_DIR: dir })).code).toBe(3);
     expect((await runToEnd('scripts/clients.ts', ['frobnicate'], { DATA_DIR: dir })).code).toBe(2);
   });
 });
