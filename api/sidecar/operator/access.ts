@@ -45,7 +45,8 @@ export async function openForOperator(config: Config, intent: 'read' | 'write'):
     if (!(error instanceof LockHeldError)) throw error;
     throw new StartupError(
       `The data directory ${dataDir} is in use by process ${error.owner}, which does not answer on ${channel.socketPath} ` +
-        '(another operator command, or a sidecar too old for the operator channel). Nothing was changed: try again when it has finished.',
+        '(another operator command; a sidecar too old for the operator channel; or a DATA_DIR path too long for a socket, ' +
+        'which the sidecar warned about at start). Nothing was changed: try again when it has finished, or stop the service.',
     );
   });
   try {

@@ -8,6 +8,9 @@ import type { WaitlistStats } from '../../contract/index.ts';
 import type { WaitlistRecord } from '../domain/record.ts';
 import type { ExportFilter, OperatorStore } from '../store/waitlist-store.ts';
 
+/** Longest silence of the sidecar within one request (an erase at 1,000,000 records commits in about a second). */
+const IDLE_TIMEOUT_MS = 30_000;
+
 export class SidecarChannel implements OperatorStore {
   readonly socketPath: string;
 
@@ -66,6 +69,8 @@ export class SidecarChannel implements OperatorStore {
     return new Promise((done, fail) => {
       const req = request({ socketPath: this.socketPath, method, path, headers: { 'content-type': 'application/json' } }, done);
       req.on('error', fail);
+      // A sidecar that accepts but never answers (stopped in a debugger, say) must not hang the command.
+      req.setTimeout(IDLE_TIMEOUT_MS, () => req.destroy(new Error(`operator channel: no answer from the sidecar within ${IDLE_TIMEOUT_MS / 1000} s`)));
       req.end(body === undefined ? undefined : JSON.stringify(body));
     });
   }
