@@ -85,7 +85,7 @@ export async function runProgram(program: Program, argv: string[]): Promise<numb
 
 function parseCommand(command: Subcommand, args: string[]): Parsed {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
-  for (const [key, spec] of Object.entries(command.options ?? {})) options[key] = { type: spec.type, ...(spec.short ? { short: spec.short } : {}) };
+  for (const [key, { type, short }] of Object.entries(command.options ?? {})) options[key] = short ? { type, short } : { type };
   const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
   if (values.help) return { values, positionals };
   for (const [key, spec] of Object.entries(command.options ?? {})) {
@@ -117,7 +117,8 @@ export function main(program: Program, label: string): void {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`${error instanceof StartupError ? error.message : `${label}: ${error instanceof Error ? error.message : String(error)}`}\n`);
+      const detail = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`${error instanceof StartupError ? detail : `${label}: ${detail}`}\n`);
       process.exitCode = EXIT.error;
     },
   );

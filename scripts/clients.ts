@@ -45,7 +45,8 @@ const program: Program = {
       async run({ values, positionals: [typed] }) {
         const name = typed.trim();
         const secret = newClientSecret();
-        const record: ClientRecord = { id: newClientId(), name, createdAt: new Date().toISOString(), scopes: [...SCOPES], secretHash: await hashSecret(secret) };
+        const secretHash = await hashSecret(secret);
+        const record: ClientRecord = { id: newClientId(), name, createdAt: new Date().toISOString(), scopes: [...SCOPES], secretHash };
         await withClients((clients) => clients.create(record));
         if (values.json) {
           printJson({ client_id: record.id, client_secret: secret, name, createdAt: record.createdAt, scopes: record.scopes });

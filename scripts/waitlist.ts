@@ -29,7 +29,9 @@ async function withStore<T>(intent: 'read' | 'write', use: (access: OperatorAcce
 function sinceOption(value: string | boolean | undefined): string | undefined {
   if (typeof value !== 'string') return undefined;
   const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) throw new UsageError(`--since must be a date or time such as 2026-11-01 or 2026-11-01T12:00:00Z, not ${JSON.stringify(value)}`);
+  if (Number.isNaN(ms)) {
+    throw new UsageError(`--since must be a date or time such as 2026-11-01 or 2026-11-01T12:00:00Z, not ${JSON.stringify(value)}`);
+  }
   return new Date(ms).toISOString();
 }
 

@@ -21,7 +21,13 @@ function zeros<const T extends readonly string[]>(values: T, unanswered: boolean
 }
 
 export function emptyCounts(): FieldCounts {
-  return { total: 0, byLang: zeros(LANGS, false), byRole: zeros(ROLES, true), byBuilding: zeros(BUILDING, true), bySource: zeros(SOURCES, true) };
+  return {
+    total: 0,
+    byLang: zeros(LANGS, false),
+    byRole: zeros(ROLES, true),
+    byBuilding: zeros(BUILDING, true),
+    bySource: zeros(SOURCES, true),
+  };
 }
 
 /** Counts a record in (delta 1) or out (delta -1). */

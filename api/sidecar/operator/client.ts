@@ -70,7 +70,7 @@ export class SidecarChannel implements OperatorStore {
       const req = request({ socketPath: this.socketPath, method, path, headers: { 'content-type': 'application/json' } }, done);
       req.on('error', fail);
       // A sidecar that accepts but never answers (stopped in a debugger, say) must not hang the command.
-      req.setTimeout(IDLE_TIMEOUT_MS, () => req.destroy(new Error(`operator channel: no answer from the sidecar within ${IDLE_TIMEOUT_MS / 1000} s`)));
+      req.setTimeout(IDLE_TIMEOUT_MS, () => req.destroy(new Error(`operator channel: the sidecar did not answer within ${IDLE_TIMEOUT_MS / 1000} s`)));
       req.end(body === undefined ? undefined : JSON.stringify(body));
     });
   }

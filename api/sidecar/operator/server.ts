@@ -15,7 +15,11 @@ export interface OperatorServer {
  * found there is a leftover of a crashed run and is replaced. When the path is too long for a Unix
  * socket, warns and serves nothing (show and erase then need the service stopped).
  */
-export async function serveOperator(store: OperatorStore, dataDir: string, warn?: (line: string) => void): Promise<OperatorServer | undefined> {
+export async function serveOperator(
+  store: OperatorStore,
+  dataDir: string,
+  warn?: (line: string) => void,
+): Promise<OperatorServer | undefined> {
   const path = operatorSocketPath(dataDir);
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
     warn?.(`operator socket: ${path} is too long for a Unix socket; show and erase need the service stopped. Use a shorter DATA_DIR.`);
