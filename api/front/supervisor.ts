@@ -6,7 +6,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { askMetrics } from '../metrics/ipc.ts';
 import { addressFromReady } from '../net/sidecar-address.ts';
+import type { SignalledMessage, StopMessage } from '../sidecar/stop-request.ts';
 import type { Upstream } from './proxy.ts';
+
+/** A signal to the front follows one to the sidecar within this time when both were signalled. */
+const LONE_SIGNAL_MS = 1_000;
+/** A message to a child whose channel just closed is moot: its exit is handled on its own. */
+const ignoreClosed = () => {};
 
 export interface SupervisorOptions {
   /** The sidecar's entry file. */
@@ -69,10 +75,22 @@ export function superviseSidecar(options: SupervisorOptions): Supervisor {
         log(`sidecar not ready after ${readyTimeoutMs} ms; stopping it`);
         current.kill('SIGKILL');
       }, readyTimeoutMs);
+      current.on('message', (message: SignalledMessage) => {
+        // A signal for the sidecar alone (its stop-request.ts reported it): if none follows for
+        // this process, replace the sidecar (stop it gracefully; the exit restarts it).
+        if (message?.type !== 'signalled') return;
+        setTimeout(() => {
+          if (stopping || child !== current || !current.connected) return;
+          log(`sidecar got ${message.signal}; stopping it and starting a new one`);
+          current.send({ type: 'stop' } satisfies StopMessage, ignoreClosed);
+        }, LONE_SIGNAL_MS).unref();
+      });
       current.on('message', (message: ReadyMessage) => {
         if (message?.type !== 'ready' || ready) return;
         ready = true;
         readyAt = Date.now();
+        // From now on a signal that reaches the sidecar directly waits for the front (stop-request.ts).
+        if (current.connected) current.send({ type: 'supervised' } satisfies StopMessage, ignoreClosed);
         clearTimeout(timer);
         upstream = addressFromReady(message);
         resolve();
@@ -126,12 +144,16 @@ export function superviseSidecar(options: SupervisorOptions): Supervisor {
       const current = child;
       if (!current || current.exitCode !== null || current.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => current.once('exit', () => resolve()));
-      current.kill('SIGTERM');
+      // The sidecar stops on the message (api/sidecar/stop-request.ts); SIGTERM follows for a
+      // child that does not read it, or at once when the channel is gone.
+      if (current.connected) current.send({ type: 'stop' } satisfies StopMessage, ignoreClosed);
+      const nudge = setTimeout(() => current.kill('SIGTERM'), current.connected ? LONE_SIGNAL_MS : 0);
       const timer = setTimeout(() => {
         log(`sidecar still running ${stopTimeoutMs} ms after SIGTERM; killing it`);
         current.kill('SIGKILL');
       }, stopTimeoutMs);
       await exited;
+      clearTimeout(nudge);
       clearTimeout(timer);
     },
   };

@@ -2,9 +2,9 @@
  * The sidecar process: `node api/sidecar/main.ts`. Configuration -> storage backend (store, keys,
  * clients; JSON: under the data-directory lock; store/backend.ts) -> listen on
  * SIDECAR_HOST:SIDECAR_PORT. Prints `sidecar listening on <url>` and, when started with an IPC
- * channel, sends `{type: 'ready', url}` to the parent. SIGINT, SIGTERM and the loss of that channel
- * (the parent died) stop it gracefully (in-flight requests finish, the store is flushed, the lock
- * released) with exit code 0. A bad configuration, a held lock or a corrupt file stops it with exit
+ * channel, sends `{type: 'ready', url}` to the parent. SIGINT, SIGTERM, the loss of that channel
+ * (the parent died) or, under npm start, the front's stop message stop it gracefully (in-flight
+ * requests finish, the store is flushed, the lock released) with exit code 0 (stop-request.ts). A bad configuration, a held lock or a corrupt file stops it with exit
  * code 1 and a one-paragraph message on stderr.
  */
 import { createServer, type Server } from 'node:http';
@@ -19,6 +19,7 @@ import { answerMetrics } from '../metrics/ipc.ts';
 import { openRateLimitStore, type RateLimitStore } from './http/rate-limit/index.ts';
 import { openBackend, type Backend } from './store/backend.ts';
 import { StartupError } from './store/errors.ts';
+import { onStopRequest } from './stop-request.ts';
 
 /** After this long, connections still open at shutdown are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -43,12 +44,8 @@ async function start(): Promise<void> {
     const listened = await listenSidecar(server, sidecarAddress(config));
     logger.info(`sidecar listening on ${listened.url}`);
     const stop = once(() => shutdown(server, backend));
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    onStopRequest(stop, logger);
     if (process.send) {
-      // A parent that forked us with IPC (the npm start supervisor, in its own process group) and
-      // died without stopping us would leave us running unowned: its end closing is our SIGTERM.
-      process.on('disconnect', stop);
       if (process.connected) process.send({ type: 'ready', ...listened });
       else stop();
     }

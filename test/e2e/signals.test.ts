@@ -17,7 +17,8 @@ import { OWN_STACK_TIMEOUT_MS, ROOT, freePort, stackEnv } from '../support/stack
 const shared = inject('stack');
 const READY = /^listening on |"msg":"listening on /m;
 
-type Target = 'npm' | 'node' | 'group';
+/** `every`: each process at once, sidecar included, as systemd's KillMode=control-group does. */
+type Target = 'npm' | 'node' | 'group' | 'every';
 
 interface NpmStart {
   npm: number;
@@ -94,9 +95,15 @@ const alive = (pid: number) => {
 };
 
 describe('npm start stops cleanly on every signal path', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
-  const cases = (['npm', 'node', 'group'] as const).flatMap((target) => (['SIGTERM', 'SIGINT'] as const).map((signal) => [signal, target] as [NodeJS.Signals, Target]));
+  const TO: Record<Target, string> = {
+    npm: 'the npm process',
+    node: 'the node process',
+    group: 'the process group',
+    every: 'every process, sidecar included',
+  };
+  const cases = (['npm', 'node', 'group', 'every'] as const).flatMap((target) => (['SIGTERM', 'SIGINT'] as const).map((signal) => [signal, TO[target], target] as const));
 
-  test.each(cases)('signals: %s to the %s process -> request in flight answered, store released, both processes gone, port closed', async (signal, target) => {
+  test.each(cases)('signals: %s to %s -> request in flight answered, store released, both processes gone, port closed', async (signal, _to, target) => {
     const started = await npmStart();
     try {
       expect(started.sidecar).toBeGreaterThan(0);
@@ -104,7 +111,8 @@ describe('npm start stops cleanly on every signal path', { timeout: OWN_STACK_TI
       const inFlight = await requestInFlight(started.port);
       if (target === 'npm') process.kill(started.npm, signal);
       else if (target === 'node') process.kill(started.node, signal);
-      else process.kill(-started.npm, signal);
+      else if (target === 'group') process.kill(-started.npm, signal);
+      else for (const pid of [started.npm, started.node, started.sidecar]) process.kill(pid, signal);
       await vi.waitFor(() => expect(started.output()).toMatch(new RegExp(`${signal}: finishing requests in flight`)), { timeout: 10_000, interval: 5 });
       expect(await inFlight.finish()).toBe(303);
       expect(await started.exited).toBe(0);
@@ -113,6 +121,26 @@ describe('npm start stops cleanly on every signal path', { timeout: OWN_STACK_TI
       for (const pid of [started.node, started.sidecar]) await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 5_000, interval: 10 });
       expect(await refusesConnections(started.port)).toBe(true);
       await expect(stat(path.join(started.dataDir, 'sidecar.lock'))).rejects.toThrow();
+    } finally {
+      started.kill();
+      await rm(started.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a signal for the sidecar alone', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
+  test('signals: SIGTERM to the sidecar alone -> it stops gracefully and a new one serves; npm start keeps running', async () => {
+    const started = await npmStart();
+    try {
+      const inFlight = await requestInFlight(started.port);
+      process.kill(started.sidecar, 'SIGTERM');
+      expect(await inFlight.finish()).toBe(303);
+      await vi.waitFor(async () => expect((await childPids(started.node))[0]).not.toBe(started.sidecar), { timeout: 20_000, interval: 20 });
+      await vi.waitFor(() => expect(started.output()).toMatch(/sidecar restarted/), { timeout: 20_000, interval: 20 });
+      expect(started.output()).toMatch(/sidecar exited with code 0/);
+      expect(alive(started.node)).toBe(true);
+      const again = await requestInFlight(started.port);
+      expect(await again.finish()).toBe(303);
     } finally {
       started.kill();
       await rm(started.dataDir, { recursive: true, force: true });

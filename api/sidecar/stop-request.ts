@@ -1,0 +1,48 @@
+/**
+ * When the sidecar stops. Alone (`node api/sidecar/main.ts`, or forked by a test): on SIGINT or
+ * SIGTERM. Under the npm start supervisor (which says so: `{type: 'supervised'}`): when the front says so (`{type: 'stop'}`, sent once the
+ * front's own requests in flight are done) or when the front is gone (the channel closed). A
+ * signal that reaches the supervised sidecar directly (systemd's KillMode=control-group, `kill`
+ * of every pid) is reported to the front instead (`{type: 'signalled'}`): closing the API at once
+ * would fail requests the front is still passing on. The front then stops it in turn, or, when
+ * the signal was for the sidecar alone, stops it and starts a new one (api/front/supervisor.ts).
+ */
+import type { Logger } from './http/log.ts';
+
+export interface StopMessage {
+  type: 'stop' | 'supervised';
+}
+export interface SignalledMessage {
+  type: 'signalled';
+  signal: NodeJS.Signals;
+}
+
+export function onStopRequest(stop: () => void, logger: Logger): void {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  if (!process.send) {
+    for (const signal of signals) process.on(signal, stop);
+    return;
+  }
+  let stopping = false;
+  let supervised = false;
+  const stopNow = () => {
+    stopping = true;
+    stop();
+  };
+  for (const signal of signals) {
+    process.on(signal, () => {
+      if (stopping) return;
+      if (!supervised || !process.connected) return stopNow();
+      logger.info(`${signal}: the front stops first and then stops this sidecar`);
+      const message: SignalledMessage = { type: 'signalled', signal };
+      process.send!(message);
+    });
+  }
+  process.on('message', (message: StopMessage) => {
+    if (message?.type === 'supervised') supervised = true;
+    if (message?.type === 'stop') stopNow();
+  });
+  // A parent that forked us with IPC (in its own process group) and died without stopping us
+  // would leave us running unowned: its end closing is our stop.
+  process.on('disconnect', stopNow);
+}
