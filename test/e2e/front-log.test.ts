@@ -10,6 +10,7 @@ import { raw } from '../front/client.ts';
 import { OWN_STACK_TIMEOUT_MS, startStack } from '../support/stack.ts';
 
 const shared = inject('stack');
+const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzZWNyZXQtc3ViamVjdCJ9.c2lnbmF0dXJl';
 
 interface Entry {
   level: string;
@@ -43,7 +44,10 @@ describe('request log of npm start', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
       });
       await raw(stack.url, '/someone@example.org/');
       await raw(stack.url, '/api/v1/users/someone%2540example.org');
-      await vi.waitFor(() => expect(requestLines(stack.output())).toHaveLength(5), { timeout: 5_000, interval: 10 });
+      await raw(stack.url, `/api/v1/tokens/${JWT}`);
+      await raw(stack.url, `${API_PATHS.token}?client_secret=secret-value`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+      await raw(stack.url, '/api/v1/x%0A{"forged":1}');
+      await vi.waitFor(() => expect(requestLines(stack.output())).toHaveLength(8), { timeout: 5_000, interval: 10 });
       const lines = requestLines(stack.output());
       expect(lines.map((e) => [e.method, e.path, e.status])).toEqual([
         ['GET', THANKS_PATHS.en, 200],
@@ -51,6 +55,9 @@ describe('request log of npm start', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
         ['POST', API_PATHS.waitlist, 200],
         ['GET', '/[redacted]/', 404],
         ['GET', '/api/v1/users/[redacted]', 404],
+        ['GET', '/api/v1/tokens/[redacted]', 404],
+        ['POST', API_PATHS.token, 401],
+        ['GET', '/api/v1/x%0A{"forged":1}', 404],
       ]);
       for (const line of lines) {
         expect(line).toMatchObject({ level: 'info', name: 'front' });
@@ -61,7 +68,9 @@ describe('request log of npm start', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
       expect(new Set(lines.map((e) => e.reqId)).size).toBe(lines.length);
       // The sidecar writes no request lines of its own: an API request appears once.
       expect(stack.output()).not.toMatch(/"name":"sidecar"[^\n]*"(GET|POST) /);
-      for (const secret of ['example.org', 'email=', 'utm_source', 'token=', 'secret-value']) expect(stack.output()).not.toContain(secret);
+      for (const secret of ['example.org', 'email=', 'utm_source', 'token=', 'secret-value', JWT.split('.')[1]]) expect(stack.output()).not.toContain(secret);
+      // Every line of the output is whole: a percent-encoded newline forges nothing.
+      expect(stack.output().split('\n').filter((line) => line.includes('forged'))).toHaveLength(1);
     } finally {
       await stack.stop();
     }
