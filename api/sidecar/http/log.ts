@@ -20,10 +20,16 @@ export interface Logger {
 
 export const silentLogger: Logger = { info() {}, error() {} };
 
-/** The logger for one request: its lines carry the front's request id when there is one. */
+/**
+ * The logger for one request: its lines carry the front's request id when there is one. The child
+ * logger is made only when a line is written: most requests write none.
+ */
 export function requestLogger(logger: Logger, headers: Headers): Logger {
   const id = acceptableRequestId(headers.get(REQUEST_ID_HEADER) ?? undefined);
-  return id && logger.child ? logger.child({ reqId: id }) : logger;
+  if (!id || !logger.child) return logger;
+  let child: Logger | undefined;
+  const withId = () => (child ??= logger.child!({ reqId: id }));
+  return { info: (line) => withId().info(line), error: (line) => withId().error(line) };
 }
 
 /** The text form of a request line (kept for tests comparing both processes' redaction). */
