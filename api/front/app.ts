@@ -3,7 +3,10 @@
  * Static answers are chosen from precomputed representations; nothing here touches the disk.
  */
 import type http from 'node:http';
+import { hasBody, settleBeforeAnswer } from './body-cap.ts';
+import { hostFieldValid, refuseHostField } from './host-field.ts';
 import type { Tracker } from './log.ts';
+import type { RateLimitMirror } from './rate-limit-mirror.ts';
 import { negotiateCoding, negotiatePage } from './negotiate.ts';
 import type { CorsHook } from './cors.ts';
 import { isApiPath } from './proxy.ts';
@@ -19,6 +22,8 @@ export interface FrontOptions {
   cors?: CorsHook;
   /** Gives each request its id and logs and counts it when it ends (log.ts). */
   track?: Tracker;
+  /** RateLimit-* fields for the front's own refusals (host-field.ts). */
+  mirror?: RateLimitMirror;
 }
 
 const ALLOW = 'GET, HEAD';
@@ -30,6 +35,9 @@ export function createFrontHandler(options: FrontOptions): http.RequestListener 
     const target = req.url ?? '/';
     const api = isApiPath(target);
     track?.(req, res, api);
+    // Whichever answer comes, the connection is kept only if the body's rest can be drained (body-cap.ts).
+    if (hasBody(req)) settleBeforeAnswer(req, res);
+    if (!hostFieldValid(req)) return refuseHostField(req, res, options.mirror);
     // CORS first: it answers preflights itself and sets headers the proxy's answer keeps.
     if (api) return void (options.cors?.(req, res) || proxy(req, res));
 

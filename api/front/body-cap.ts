@@ -4,10 +4,14 @@
  *   large (413), never more. It therefore always reads the whole body it is sent, its connection
  *   stays in step, and no sidecar connection is left holding the unread rest of one client's
  *   upload;
- * - the client's own rest, after an early answer, is read and dropped up to BODY_LIMIT_BYTES,
- *   then its connection is closed (drainRest).
+ * - an answer that goes out before the client's body has all arrived (any answer: a page, a
+ *   refusal, the sidecar's, the front's own) keeps the connection only when the rest is known to
+ *   fit the limit (a Content-Length up to BODY_LIMIT_BYTES): that rest is then read and dropped,
+ *   and the connection carries the next request. Otherwise (chunked, or declared too large) the
+ *   answer says `Connection: close` and the connection is closed in stages (settleBeforeAnswer).
  */
 import type http from 'node:http';
+import type net from 'node:net';
 import { Transform, type TransformCallback } from 'node:stream';
 import { BODY_LIMIT_BYTES } from '../contract/index.ts';
 
@@ -55,24 +59,61 @@ export function hasBody(req: http.IncomingMessage): boolean {
 }
 
 /**
- * Answered before the upload ended: read and discard the rest, so that the connection can carry
- * the client's next request, but no more than the body limit. Beyond that the connection is
- * closed in stages (RFC 9112 §9.6): our side first, while the rest is still read and dropped for
- * LINGER_MS, so that the client reads its answer instead of a reset; then for good.
+ * Answered before the upload ended: read and discard the rest. It is bounded: either its length
+ * was declared within the limit, or the connection is closing (settleBeforeAnswer).
  */
 export function drainRest(req: http.IncomingMessage): void {
   if (req.complete) return;
   req.unpipe();
-  let left = BODY_LIMIT_BYTES;
-  const socket = req.socket;
-  req.on('data', (chunk: Buffer) => {
-    left -= chunk.length;
-    if (left >= 0 || socket.writableEnded) return;
-    socket.end();
-    setTimeout(() => socket.destroy(), LINGER_MS).unref();
-  });
   req.resume();
 }
 
-/** How long the rest of an over-long upload is still read after the answer, before the close. */
+/** True when the unread rest of the body is known to fit the limit (or there is none). */
+export function restFits(req: http.IncomingMessage): boolean {
+  if (req.complete || !hasBody(req)) return true;
+  const declared = req.headers['content-length'];
+  return req.headers['transfer-encoding'] === undefined && declared !== undefined && Number(declared) <= BODY_LIMIT_BYTES;
+}
+
+/**
+ * Makes whichever answer this request gets decide, as its head goes out, whether the connection
+ * can be kept (restFits) or must close (closeAfterAnswer). Called for every request with a body.
+ */
+export function settleBeforeAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: http.ServerResponse, ...args: unknown[]) {
+    res.writeHead = writeHead;
+    if (!restFits(req)) closeAfterAnswer(req, res);
+    return (writeHead as (...a: unknown[]) => http.ServerResponse).apply(this, args);
+  } as typeof res.writeHead;
+}
+
+/**
+ * The answer says `Connection: close`, and the connection is then closed in stages (RFC 9112
+ * §9.6): our side first, while what the client still sends is read and dropped (up to
+ * BODY_LIMIT_BYTES, for at most LINGER_MS), so that it reads its answer instead of a reset; then
+ * for good. node:http alone would close at once after the answer (destroySoon), and a client
+ * still sending would get a reset that can swallow the answer.
+ */
+export function closeAfterAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.shouldKeepAlive = false;
+  if (req.complete) return;
+  const socket = req.socket;
+  socket.destroySoon = () => lingeringClose(socket);
+}
+
+function lingeringClose(socket: net.Socket): void {
+  if (socket.destroyed) return;
+  socket.end();
+  let left = BODY_LIMIT_BYTES;
+  socket.on('data', (chunk: Buffer) => {
+    left -= chunk.length;
+    if (left < 0) socket.destroy();
+  });
+  // The client's own close (its FIN, answered by ours) usually comes first.
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.once('close', () => clearTimeout(timer));
+}
+
+/** How long the rest of an upload is still read after a closing answer, before the close. */
 const LINGER_MS = 2_000;

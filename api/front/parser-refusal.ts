@@ -34,13 +34,22 @@ export function refuseUnparsed(mirror?: RateLimitMirror): (error: ParserError, s
     if (error.code === 'ECONNRESET' || !socket.writable || inFlight?._headerSent) return void socket.destroy();
     // A deadline can strike while a request is with the handler (a stalled body): its target is known.
     const [method, target] = inFlight ? [inFlight.req.method ?? '', inFlight.req.url ?? ''] : requestLine(error.rawPacket);
-    const answer = !target.startsWith('/') || isApiPath(target)
-      ? ownApiError('invalid_request', mirror ? mirror.fields(mirror.key(socket.remoteAddress, target, method)) : [])
-      : plain(SITE_STATUS[error.code ?? ''] ?? 400);
+    const answer = refusal(target, socket.remoteAddress, method, mirror, SITE_STATUS[error.code ?? ''] ?? 400);
     // RFC 9110 §9.3.2: HEAD gets the headers only.
     socket.end(serialize(method === 'HEAD' ? { ...answer, body: '' } : answer));
     socket.destroySoon();
   };
+}
+
+/**
+ * The answer to a request refused before it is handled, by node:http's parser or by the front's
+ * own checks of what the parser lets through (host-field.ts): 400 invalid_request on API paths
+ * (and where the path cannot be read), a plain-text `siteStatus` on site paths.
+ */
+export function refusal(target: string, peer: string | undefined, method: string, mirror: RateLimitMirror | undefined, siteStatus = 400): OwnAnswer {
+  return !target.startsWith('/') || isApiPath(target)
+    ? ownApiError('invalid_request', mirror ? mirror.fields(mirror.key(peer, target, method)) : [])
+    : plain(siteStatus);
 }
 
 /** Method and target of the refused request's first line, as far as the packet holds them. */

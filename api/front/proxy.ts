@@ -27,6 +27,7 @@ import { cappedBody, cutsBody, drainRest, hasBody, withoutContentLength } from '
 import { Exchange, fail, type Attempt } from './exchange.ts';
 import { forwardHeaders, requestClient } from './forward-headers.ts';
 import type { RateLimitMirror } from './rate-limit-mirror.ts';
+import { decodeUnreserved } from './request-path.ts';
 
 export type Upstream = SidecarAddress;
 
@@ -43,9 +44,15 @@ export interface ProxyOptions {
   onError?: (message: string) => void;
 }
 
-/** Paths the sidecar owns; everything else is the site. */
+const API_PATH = /^\/(sandbox\/)?api(\/|\?|$)/;
+
+/**
+ * Paths the sidecar owns; everything else is the site. Compared after decoding unreserved
+ * characters (request-path.ts), as the sidecar's router and the site's lookup both do: the front
+ * sends `/%61pi/v1/status` where the sidecar would answer it, not to the site.
+ */
 export function isApiPath(target: string): boolean {
-  return /^\/(sandbox\/)?api(\/|\?|$)/.test(target);
+  return API_PATH.test(target) || API_PATH.test(decodeUnreserved(target));
 }
 
 /** RFC 9110 §9.2.2: only these may be repeated without the client knowing. */

@@ -11,6 +11,7 @@
  */
 import { ROUTES, type RateLimitPolicy } from '../contract/index.ts';
 import { addressBucket } from '../net/client-address.ts';
+import { decodeUnreserved } from './request-path.ts';
 
 export interface MirrorOptions {
   limits: Record<RateLimitPolicy, number>;
@@ -51,7 +52,7 @@ export class RateLimitMirror {
 
   /** The key of one request: its client's bucket and its policy. */
   key(client: string | undefined, target: string, method: string): string {
-    const path = target.split('?', 1)[0];
+    const path = decodeUnreserved(target.split('?', 1)[0]);
     return `${policyOf(path, method)} ${addressBucket(client, this.#options.ipv6PrefixBits)}`;
   }
 

@@ -41,3 +41,15 @@ export function parseTarget(target: string): ParsedTarget {
   }
   return { ok: true, path, query };
 }
+
+/**
+ * RFC 3986 §6.2.2.2: a percent-encoded unreserved character (ALPHA, DIGIT, `-._~`) is the same as
+ * the character itself, so `/s%61ndbox/api/…` is `/sandbox/api/…`. Everything else stays encoded.
+ */
+export function decodeUnreserved(target: string): string {
+  if (!target.includes('%')) return target;
+  return target.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return /[A-Za-z0-9._~-]/.test(char) ? char : escape;
+  });
+}

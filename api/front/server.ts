@@ -36,9 +36,14 @@ export async function listen(handler: http.RequestListener, host: string, port: 
       // node:http checks both deadlines only on this tick: a deadline is kept to within a quarter
       // of itself (at most 1 s late).
       connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(Math.min(headersTimeout, requestTimeout) / 4))),
+      // RFC 9112 §3.2's 400 for a missing Host is the handler's (host-field.ts): node:http's own is bare.
+      requireHostHeader: false,
     },
     handler,
   );
+  // A client that half-closes after its request still gets the answer (RFC 9112 §9.6 lets a client
+  // end its side first); by default node:http would end ours at once, before the answer is written.
+  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   limits.prepare?.(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

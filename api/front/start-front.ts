@@ -41,6 +41,6 @@ export async function startFront(config: Config, options: FrontOptions): Promise
     onError: (message) => options.logger.error(message),
   });
   const track = requestTracker({ trusted, logger: config.LOG_REQUESTS ? options.logger : undefined, onFinish: options.onFinish });
-  const listening = await listen(createFrontHandler({ site, proxy, track, cors: createCors(config.CORS_ORIGINS) }), config.HOST, config.PORT, clientLimits(config, trusted, mirror));
+  const listening = await listen(createFrontHandler({ site, proxy, track, mirror, cors: createCors(config.CORS_ORIGINS) }), config.HOST, config.PORT, clientLimits(config, trusted, mirror));
   return { ...listening, closeProxy };
 }

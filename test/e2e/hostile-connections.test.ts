@@ -8,7 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
-import { API_PATHS, API_VERSION, ERROR_MESSAGES } from '../../api/contract/index.ts';
+import { API_PATHS, API_VERSION, BODY_LIMIT_BYTES, ERROR_MESSAGES } from '../../api/contract/index.ts';
 import { OWN_STACK_TIMEOUT_MS, startStack, type RunningStack } from '../support/stack.ts';
 
 const shared = inject('stack');
@@ -176,6 +176,138 @@ describe('parser refusals on API paths get the API answer', () => {
     expect(refused.headers['ratelimit-limit']).toBe(before.headers['ratelimit-limit']);
     expect(refused.headers['ratelimit-remaining']).toBe(before.headers['ratelimit-remaining']);
     expect(Number(after.headers['ratelimit-remaining'])).toBe(Number(before.headers['ratelimit-remaining']) - 1);
+  });
+});
+
+/** A raw connection driven step by step: write, wait for what the front has sent so far. */
+function conversation(from: string) {
+  const socket = net.connect({ host: '127.0.0.1', port, localAddress: from });
+  let received = '';
+  const waiters: (() => void)[] = [];
+  socket.on('data', (chunk) => {
+    received += chunk.toString('latin1');
+    for (const wake of waiters.splice(0)) wake();
+  });
+  socket.on('error', () => {});
+  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(received)));
+  const connected = new Promise<void>((resolve) => socket.on('connect', resolve));
+  return {
+    socket,
+    closed,
+    async write(text: string | Buffer): Promise<void> {
+      await connected;
+      if (socket.writable) socket.write(text);
+    },
+    /** Resolves once `count` complete answers have arrived (each ends with its Content-Length body or chunked end). */
+    async answers(count: number): Promise<RawAnswer[]> {
+      for (;;) {
+        const parsed = splitAnswers(received);
+        if (parsed.length >= count) return parsed;
+        if (socket.destroyed) throw new Error(`closed after ${parsed.length} answers:\n${received.slice(0, 400)}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          socket.once('close', resolve);
+        });
+      }
+    },
+  };
+}
+
+/** The complete answers in `text` (Content-Length or chunked bodies). */
+function splitAnswers(text: string): RawAnswer[] {
+  const out: RawAnswer[] = [];
+  let rest = text;
+  for (;;) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end === -1) return out;
+    const { status, headers } = parseAnswer(rest.slice(0, end));
+    let bodyEnd: number;
+    if (headers['transfer-encoding'] === 'chunked') {
+      const last = rest.indexOf('\r\n0\r\n\r\n', end);
+      if (last === -1) return out;
+      bodyEnd = last + 7;
+    } else bodyEnd = end + 4 + Number(headers['content-length'] ?? 0);
+    if (rest.length < bodyEnd) return out;
+    out.push({ status, headers, body: rest.slice(end + 4, bodyEnd), closedAfterMs: 0 });
+    rest = rest.slice(bodyEnd);
+  }
+}
+
+describe('connections stay in step', { timeout: 30_000 }, () => {
+  test('keep-alive: a page answered before its body arrived (Content-Length within the limit) reads that body, and the next request on the connection is answered', async () => {
+    const talk = conversation('127.0.0.10');
+    await talk.write('POST /nope HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\n');
+    const [first] = await talk.answers(1);
+    expect(first.status).toBe(404);
+    expect(first.headers.connection).toBe('keep-alive');
+    await talk.write(`abcGET ${API_PATHS.status} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const [, second] = await talk.answers(2);
+    expect(second.status).toBe(200);
+    expect(second.headers['x-api-version']).toBe(API_VERSION);
+    talk.socket.destroy();
+  });
+
+  test.each([
+    ['a page, chunked body', 'GET /nope HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n', 404],
+    ['a page, Content-Length over the limit', `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${BODY_LIMIT_BYTES * 4}\r\n\r\n`, 405],
+    // The sidecar reads what it is sent: it answers early only once the body is over the limit.
+    ['the API, chunked body over the limit', `POST ${API_PATHS.waitlist} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${(BODY_LIMIT_BYTES + 10).toString(16)}\r\n${'a'.repeat(BODY_LIMIT_BYTES + 10)}\r\n`, 413],
+  ])('keep-alive: an answer that leaves a body of unknown or over-limit length unread (%s) says Connection: close, arrives whole, then the connection closes', async (_name, head, status) => {
+    const talk = conversation('127.0.0.11');
+    await talk.write(head);
+    const [answer] = await talk.answers(1);
+    expect(answer.status).toBe(status);
+    expect(answer.headers.connection).toBe('close');
+    // The client still sending is read, not reset, until it stops (lingering close).
+    await talk.write(head.includes('chunked') ? '3\r\nabc\r\n' : 'abc');
+    talk.socket.end();
+    await talk.closed;
+  });
+
+  test.each(['/s%61ndbox/api/v1/status', '/%61pi/v1/status'])('RFC 3986 §6.2.2.2: %s (an unreserved character percent-encoded) is the API path it decodes to, as for the sidecar', async (target) => {
+    const answer = await rawExchange('127.0.0.12', `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.headers['x-api-version']).toBe(API_VERSION);
+  });
+
+  test('RFC 9112 §3.2: two Host fields on an API path -> 400 invalid_request with the API headers, connection closed, no error logged', async () => {
+    const answer = await rawExchange('127.0.0.13', `GET ${API_PATHS.status} HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n`);
+    expectApiError(answer);
+    expect(answer.headers.connection).toBe('close');
+    expect(stack.output()).not.toMatch(/proxy GET|internal error/);
+  });
+
+  test('RFC 9112 §3.2: an invalid Host value on an API path -> 400 invalid_request with the API headers', async () => {
+    expectApiError(await rawExchange('127.0.0.13', `GET /sandbox${API_PATHS.status} HTTP/1.1\r\nHost: a b/c\r\n\r\n`));
+  });
+
+  test('RFC 9112 §3.2: two Host fields on a page path -> plain 400', async () => {
+    const answer = await rawExchange('127.0.0.13', 'GET / HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n');
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
+
+  test('RFC 9112 §3.2: HTTP/1.1 without Host on an API path -> 400 invalid_request with the API headers; HEAD gets the headers only', async () => {
+    expectApiError(await rawExchange('127.0.0.14', `POST ${API_PATHS.waitlist} HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}`));
+    const head = await rawExchange('127.0.0.14', `HEAD ${API_PATHS.status} HTTP/1.1\r\n\r\n`);
+    expect(head.status).toBe(400);
+    expect(head.headers['x-api-version']).toBe(API_VERSION);
+    expect(head.body).toBe('');
+  });
+
+  test('RFC 9112 §3.2: HTTP/1.0 without Host is served (Host is HTTP/1.1’s requirement)', async () => {
+    const answer = await rawExchange('127.0.0.14', `GET ${API_PATHS.status} HTTP/1.0\r\n\r\n`);
+    expect(answer.status).toBe(200);
+  });
+
+  test.each([API_PATHS.status, `/sandbox${API_PATHS.status}`, '/'])('half-close: a client that ends its side after a complete request (%s) still gets the whole answer', async (target) => {
+    const talk = conversation('127.0.0.15');
+    await talk.write(`GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    talk.socket.end();
+    const [answer] = await talk.answers(1);
+    expect(answer.status).toBe(200);
+    await talk.closed;
   });
 });
 

@@ -48,6 +48,10 @@ function sendHttp(to: Target, req: FuzzRequest): Promise<Answer> {
     // Raw (array) headers get no Host from node:http; HTTP/1.1 requires one (RFC 9112 §3.2).
     const headers: [string, string][] = [['host', `${to.host}:${to.port}`], ...req.headers];
     if (req.body.length && !req.chunked) headers.push(['content-length', String(req.body.length)]);
+    // node:http frames a written body by itself only for methods that usually carry one: for GET,
+    // HEAD, DELETE, OPTIONS and TRACE it would send the bytes unframed, where the server rightly
+    // reads them as the start of the next request. Say chunked, and node:http frames it.
+    if (req.body.length && req.chunked) headers.push(['transfer-encoding', 'chunked']);
     const out = http.request({ host: to.host, port: to.port, agent: to.agent, method: req.method, path: req.target, headers: headers.flat(), timeout: TIMEOUT_MS });
     out.on('timeout', () => {
       out.destroy();
