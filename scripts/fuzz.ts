@@ -12,20 +12,32 @@ import { parseArgs } from 'node:util';
 import { countsLine, runCampaign } from '../test/fuzz/campaign.ts';
 import { buildSiteFor, forgetBuild, freePort, startStack, type RunningStack } from '../test/support/stack.ts';
 
-const { values } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '20000' },
-    seed: { type: 'string', default: String(Date.now() % 1_000_000) },
-    concurrency: { type: 'string', default: '8' },
-    url: { type: 'string' },
-    'show-failures': { type: 'string', default: '20' },
-  },
-});
+const USAGE = 'usage: npm run fuzz -- [--runs N] [--seed S] [--concurrency C] [--url http://host:port] [--show-failures N]';
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '20000' },
+      seed: { type: 'string', default: String(Date.now() % 1_000_000) },
+      concurrency: { type: 'string', default: '8' },
+      url: { type: 'string' },
+      'show-failures': { type: 'string', default: '20' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }));
+} catch (error) {
+  console.error(`${(error as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const runs = Number(values.runs);
 const seed = Number(values.seed);
 const concurrency = Number(values.concurrency);
 if (![runs, seed, concurrency].every((n) => Number.isSafeInteger(n) && n >= 0) || runs === 0 || concurrency === 0) {
-  console.error('usage: npm run fuzz -- [--runs N] [--seed S] [--concurrency C] [--url http://host:port] [--show-failures N]');
+  console.error(USAGE);
   process.exit(2);
 }
 

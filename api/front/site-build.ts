@@ -13,7 +13,7 @@ import type { Config } from '../config.ts';
 export const BUILD_INPUTS = ['content', 'site', 'public', 'api/contract', 'api/docs', 'astro.config.mjs', 'package-lock.json'];
 
 /** Settings the build bakes into dist/ (absolute URLs, security.txt). */
-const BUILD_SETTINGS = ['BASE_URL', 'SECURITY_CONTACT'] as const satisfies readonly (keyof Config)[];
+const BUILD_SETTINGS = ['BASE_URL', 'SECURITY_CONTACT', 'CONTENT_SIGNALS'] as const satisfies readonly (keyof Config)[];
 
 interface Stamp {
   distDir: string;

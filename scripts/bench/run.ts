@@ -14,6 +14,7 @@ export const BENCHES: readonly string[] = [
   'front.ts', // static files: front vs nginx vs naive; the status probe through proxies
   'sidecar.ts', // sign-ups on the JSON store at 1,000 and 100,000 records
   'postgres.ts', // sign-ups and statistics on PostgreSQL at 1,000,000 records beside the JSON store at 100,000
+  'rate-limit-memory.ts', // in-memory windows flat over two floods; Redis engine decisions/s and p99
 ];
 
 function run(file: string, args: string[]): Promise<number> {
