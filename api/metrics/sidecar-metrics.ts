@@ -26,8 +26,8 @@ export function createSidecarMetrics(): SidecarMetrics {
     registry,
     onCommit({ durationMs, bytes, records: count }) {
       commitTime.observe(durationMs / 1000);
-      commitSize.set(bytes);
-      records.set(count);
+      if (bytes !== undefined) commitSize.set(bytes);
+      if (count !== undefined) records.set(count);
     },
   };
 }

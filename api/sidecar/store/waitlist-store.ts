@@ -38,10 +38,10 @@ export type OperatorStore = Pick<WaitlistStore, 'stats' | 'count' | 'export' | '
 /** One durable write of a store, for metrics: how long it took, how big the data is afterwards. */
 export interface CommitInfo {
   durationMs: number;
-  /** Bytes written (JSON: the whole file). */
-  bytes: number;
-  /** Records in the store afterwards. */
-  records: number;
+  /** Bytes written (JSON: the whole file); unknown to PostgreSQL, which writes its own WAL. */
+  bytes?: number;
+  /** Records in the store afterwards, where the engine knows it without a query (JSON). */
+  records?: number;
 }
 
 /** Whether a record passes an export filter; the one definition both engines follow. */

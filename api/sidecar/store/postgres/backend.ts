@@ -13,14 +13,14 @@ import { openPool, redactUrl } from './pool.ts';
 import { migrateSchema } from './schema.ts';
 import { PostgresWaitlistStore } from './waitlist-store.ts';
 
-export async function openPostgresBackend(config: Config, _options: BackendOptions = {}): Promise<Backend> {
+export async function openPostgresBackend(config: Config, options: BackendOptions = {}): Promise<Backend> {
   const url = config.DATABASE_URL;
   if (!url) throw new Error('openPostgresBackend needs DATABASE_URL');
   const pool = await openPool(url, { max: config.DATABASE_POOL_SIZE });
   try {
     await migrateSchema(pool);
     const keys = await loadOrCreateSharedKeys(pool, config);
-    const store = new PostgresWaitlistStore(pool);
+    const store = new PostgresWaitlistStore(pool, { onCommit: options.onCommit });
     return {
       engine: 'postgres',
       store,

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { DEFAULT_LANG, type WaitlistSignup, type WaitlistStats } from '../../../contract/index.ts';
 import { consentEvidence, type Channel } from '../../domain/consent.ts';
 import type { WaitlistRecord } from '../../domain/record.ts';
-import type { ExportFilter, WaitlistStore } from '../waitlist-store.ts';
+import type { CommitInfo, ExportFilter, WaitlistStore } from '../waitlist-store.ts';
 import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
 import { StatsCache } from './stats-cache.ts';
 
@@ -42,14 +42,17 @@ export class PostgresWaitlistStore implements WaitlistStore {
   readonly #stats: StatsCache;
   #closed = false;
   #commits = 0;
+  readonly #onCommit: ((info: CommitInfo) => void) | undefined;
 
-  constructor(pool: pg.Pool) {
+  constructor(pool: pg.Pool, options: { onCommit?(info: CommitInfo): void } = {}) {
     this.#pool = pool;
+    this.#onCommit = options.onCommit;
     this.#stats = new StatsCache(pool);
   }
 
   async upsert(signup: WaitlistSignup, channel: Channel, at: string): Promise<void> {
     this.#open();
+    const started = performance.now();
     const consent = consentEvidence(signup.source, channel, signup.lang ?? DEFAULT_LANG);
     // A named statement: parsed and planned once per connection, not per sign-up.
     await this.#pool.query({ name: 'waitlist-upsert', text: UPSERT_SQL, values: [
@@ -65,6 +68,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
       consent.textVersion,
     ] });
     this.#commits += 1;
+    this.#onCommit?.({ durationMs: performance.now() - started });
   }
 
   /**
