@@ -52,24 +52,24 @@ const trustProxy = z
     return list;
   });
 
-/** DATABASE_URL (issue 11): a PostgreSQL connection URL; its password never appears in a message. */
-const databaseUrl = z
-  .string()
-  .optional()
-  .transform((value, ctx) => {
-    if (value === undefined) return undefined;
-    let url: URL | undefined;
-    try {
-      url = new URL(value);
-    } catch {
-      url = undefined;
-    }
-    if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || !url.hostname) {
-      ctx.addIssue({ code: 'custom', message: 'expected a PostgreSQL URL such as postgres://user:password@host:5432/database' });
-      return z.NEVER;
-    }
-    return value;
-  });
+/** A URL of a server (database, Redis) with one of `protocols` and a host; its password never appears in a message. */
+function serverUrl(kind: string, protocols: readonly string[], example: string) {
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const url = URL.parse(value);
+      if (!url || !protocols.includes(url.protocol) || !url.hostname) {
+        ctx.addIssue({ code: 'custom', message: `expected a ${kind} URL (${protocols.map((p) => `${p}//`).join(', ')}) such as ${example}` });
+        return z.NEVER;
+      }
+      return value;
+    });
+}
+
+/** DATABASE_URL (issue 11): selects the PostgreSQL store. */
+const databaseUrl = serverUrl('PostgreSQL', ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');
 
 /** contentsignals.org: `search`, `ai-input`, `ai-train`, each `yes` or `no`, comma-separated. */
 const contentSignals = z.string().transform((value, ctx) => {
@@ -107,23 +107,9 @@ const corsOrigins = z
   });
 
 /** RATE_LIMIT_STORE: a Redis URL; valkey:// is an alias of redis:// (same protocol). */
-const rateLimitStore = z
-  .string()
-  .optional()
-  .transform((value, ctx) => {
-    if (value === undefined) return undefined;
-    let url: URL | undefined;
-    try {
-      url = new URL(value);
-    } catch {
-      url = undefined;
-    }
-    if (!url || !['redis:', 'rediss:', 'valkey:'].includes(url.protocol) || !url.hostname) {
-      ctx.addIssue({ code: 'custom', message: 'expected a redis://, rediss:// or valkey:// URL such as redis://127.0.0.1:6379' });
-      return z.NEVER;
-    }
-    return url.protocol === 'valkey:' ? `redis:${value.slice('valkey:'.length)}` : value;
-  });
+const rateLimitStore = serverUrl('Redis', ['redis:', 'rediss:', 'valkey:'], 'redis://127.0.0.1:6379').transform((value) =>
+  value?.startsWith('valkey:') ? `redis:${value.slice('valkey:'.length)}` : value,
+);
 
 const contactUri = z
   .string()
