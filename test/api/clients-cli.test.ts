@@ -3,7 +3,6 @@
  * process with a clean environment: create, list, delete, --json, --help and usage errors, and a
  * created client that the token endpoint accepts.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/sidecar/app.ts';
 import { clientsPath, FileClientDirectory } from '../../api/sidecar/store/json/clients-file.ts';
 import { CapturingLogger, ManualClock, testConfig } from './support/harness.ts';
-import { ROOT } from './support/process.ts';
+import { runCommand } from './support/cli.ts';
 import { issueToken } from './support/requests.ts';
 
 let dir: string;
@@ -20,18 +19,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-function clients(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['scripts/clients.ts', ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, BASE_URL: 'https://waitlist.example', DATA_DIR: dir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
-}
+const clients = (...args: string[]) => runCommand('scripts/clients.ts', args, { DATA_DIR: dir });
 
 const stored = async () => JSON.parse(await readFile(clientsPath(dir), 'utf8')).clients as { id: string; name: string; secretHash: string }[];
 

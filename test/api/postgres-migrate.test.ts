@@ -3,7 +3,6 @@
  * waitlist, clients and keys in one transaction, compared, safe to run again, never undoing a
  * newer row; the export of both stores is then the same. Skipped by name without PostgreSQL.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +22,8 @@ import { PostgresWaitlistStore } from '../../api/sidecar/store/postgres/waitlist
 import type { WaitlistStore } from '../../api/sidecar/store/waitlist-store.ts';
 import { postgresBinDir, startPostgres, type PostgresEngine } from '../support/engines/postgres.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
-import { ROOT, startSidecar } from './support/process.ts';
+import { runCommand } from './support/cli.ts';
+import { startSidecar } from './support/process.ts';
 
 const T0 = Date.parse('2026-11-20T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -35,18 +35,7 @@ async function exported(store: WaitlistStore): Promise<WaitlistRecord[]> {
 }
 
 /** The operator command as a real process with a clean environment plus `env`. */
-function waitlistCommand(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['scripts/waitlist.ts', ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, BASE_URL: 'https://waitlist.example', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
-}
+const waitlistCommand = (env: Record<string, string>, ...args: string[]) => runCommand('scripts/waitlist.ts', args, env);
 
 describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', () => {
   let engine: PostgresEngine;

@@ -3,7 +3,6 @@
  * temp DATA_DIR, run as a real process with a clean environment, alone and next to a running
  * sidecar (reached over its operator socket), and its argument parsing.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,8 @@ import { operatorSocketPath } from '../../api/sidecar/operator/protocol.ts';
 import { dataDirLockPath } from '../../api/sidecar/store/lock.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
 import { send } from '../support/request.ts';
-import { ROOT, startSidecar, type Running } from './support/process.ts';
+import { runCommand, type Finished } from './support/cli.ts';
+import { startSidecar, type Running } from './support/process.ts';
 import { jsonPost } from './support/requests.ts';
 
 let dir: string;
@@ -33,25 +33,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the command with only PATH, BASE_URL and DATA_DIR set (vitest's env has BASE_URL=/). */
-function waitlist(...args: string[]): Promise<Run> {
-  const child = spawn(process.execPath, ['scripts/waitlist.ts', ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, BASE_URL: 'https://waitlist.example', DATA_DIR: dir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
-}
+/** Runs the command with only PATH, BASE_URL and DATA_DIR set. */
+const waitlist = (...args: string[]): Promise<Finished> => runCommand('scripts/waitlist.ts', args, { DATA_DIR: dir });
 
 async function seed(signups: [WaitlistSignup, Channel, string][]): Promise<void> {
   const store = await JsonWaitlistStore.open(dir);

@@ -1,8 +1,8 @@
 /** Starts the real sidecar (`node api/sidecar/main.ts`) as a child process on an ephemeral port. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { captureOutput, ROOT, type Finished } from './cli.ts';
 
-export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export { ROOT, type Finished };
 
 export interface Running {
   child: ChildProcess;
@@ -10,12 +10,6 @@ export interface Running {
   stdout: () => string;
   stderr: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-export interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
 }
 
 function launch(script: string, args: string[], env: Record<string, string>) {
@@ -26,14 +20,11 @@ function launch(script: string, args: string[], env: Record<string, string>) {
     env: { ...process.env, BASE_URL: 'https://waitlist.example', SIDECAR_LISTEN: 'tcp', SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0', LOG_REQUESTS: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const output = captureOutput(child);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
     child.on('exit', (code, signal) => done({ code, signal })),
   );
-  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+  return { child, exited, ...output };
 }
 
 /** Resolves once the sidecar reports ready over IPC; rejects with its stderr if it exits first. */

@@ -1,0 +1,36 @@
+/** Runs a node script of the project to its end and collects what it printed. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The project's root: every script runs with it as the working directory. */
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Accumulates a child's stdout and stderr as text as they arrive. */
+export function captureOutput(child: ChildProcess): { stdout: () => string; stderr: () => string } {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  return { stdout: () => stdout, stderr: () => stderr };
+}
+
+/**
+ * An operator command (`node scripts/<name>.ts ...args`) as a real process with a clean
+ * environment: only PATH, an origin in BASE_URL (vitest's env has BASE_URL=/) and `env`.
+ * Resolves on 'close', once both pipes are drained.
+ */
+export function runCommand(script: string, args: string[], env: Record<string, string>): Promise<Finished> {
+  const child = spawn(process.execPath, [script, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, BASE_URL: 'https://waitlist.example', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = captureOutput(child);
+  return new Promise((done) => child.on('close', (code) => done({ code, stdout: output.stdout(), stderr: output.stderr() })));
+}
