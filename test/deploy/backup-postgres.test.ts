@@ -9,29 +9,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { API_PATHS } from '../../api/contract/paths.ts';
 import { runToEnd, startSidecar, type Running } from '../api/support/process.ts';
 import { postgresBinDir, startPostgres, type PostgresEngine } from '../support/engines/postgres.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
+import { FLOW_CLIENTS, startSignUpFlow, totalSignUps, type Client } from './sign-ups.ts';
 
 const BIN = postgresBinDir();
 const run = promisify(execFile);
-
-async function signUp(url: string, email: string): Promise<number> {
-  const res = await fetch(new URL(API_PATHS.waitlist, url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, consent: true }) });
-  await res.arrayBuffer();
-  return res.status;
-}
-
-async function totalSignUps(url: string, client: { client_id: string; client_secret: string }): Promise<number> {
-  const basic = Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64');
-  const token = await fetch(new URL(API_PATHS.token, url), { method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
-  expect(token.status).toBe(200);
-  const { access_token } = (await token.json()) as { access_token: string };
-  const stats = await fetch(new URL(API_PATHS.stats, url), { headers: { authorization: `Bearer ${access_token}` } });
-  expect(stats.status).toBe(200);
-  return ((await stats.json()) as { total: number }).total;
-}
 
 describeWithEngine('PostgreSQL', BIN, 'backup with pg_dump, restore with pg_restore (DATABASE_URL)', () => {
   let engine: PostgresEngine;
@@ -59,21 +43,14 @@ describeWithEngine('PostgreSQL', BIN, 'backup with pg_dump, restore with pg_rest
     const sidecar = await start(live);
     const created = await runToEnd('scripts/clients.ts', ['create', 'Backup check', '--json'], { DATABASE_URL: live, DATA_DIR: path.join(dir, 'cli') });
     expect(created.code).toBe(0);
-    const client = JSON.parse(created.stdout) as { client_id: string; client_secret: string };
+    const client = JSON.parse(created.stdout) as Client;
 
-    let acknowledged = 0;
-    let flowing = true;
-    let n = 0;
-    const flow = Promise.all(Array.from({ length: 4 }, async () => {
-      while (flowing) if ((await signUp(sidecar.url, `flow${n++}@example.com`)) === 200) acknowledged += 1;
-    }));
-    await expect.poll(() => acknowledged, { timeout: 10_000 }).toBeGreaterThan(20);
-    const before = acknowledged;
+    const flow = await startSignUpFlow(sidecar.url);
+    const before = flow.acknowledged();
     const dump = path.join(dir, 'waitlist.dump');
     await run(path.join(BIN!, 'pg_dump'), ['--format=custom', `--file=${dump}`, live]);
-    const after = acknowledged;
-    flowing = false;
-    await flow;
+    const after = flow.acknowledged();
+    await flow.stop();
     expect(after).toBeGreaterThan(before);
     sidecar.child.kill('SIGTERM');
     await sidecar.exited;
@@ -83,6 +60,6 @@ describeWithEngine('PostgreSQL', BIN, 'backup with pg_dump, restore with pg_rest
     const restored = await start(fresh);
     const total = await totalSignUps(restored.url, client);
     expect(total).toBeGreaterThanOrEqual(before);
-    expect(total).toBeLessThanOrEqual(after + 4);
+    expect(total).toBeLessThanOrEqual(after + FLOW_CLIENTS);
   }, 90_000);
 });

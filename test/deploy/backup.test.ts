@@ -7,9 +7,9 @@ import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { API_PATHS } from '../../api/contract/paths.ts';
 import { KEYS_FILE_NAME } from '../../api/sidecar/store/json/keys-file.ts';
 import { runToEnd, startSidecar, type Running } from '../api/support/process.ts';
+import { FLOW_CLIENTS, signUp, startSignUpFlow, totalSignUps, type Client } from './sign-ups.ts';
 
 const dirs: string[] = [];
 const running: Running[] = [];
@@ -42,43 +42,19 @@ async function stop(sidecar: Running): Promise<void> {
 
 const backup = (command: 'create' | 'restore', folder: string, dataDir: string) => runToEnd('scripts/backup.ts', [command, folder], { DATA_DIR: dataDir });
 
-async function signUp(url: string, email: string): Promise<number> {
-  const res = await fetch(new URL(API_PATHS.waitlist, url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, consent: true }) });
-  await res.arrayBuffer();
-  return res.status;
-}
-
-async function totalSignUps(url: string, client: { client_id: string; client_secret: string }): Promise<number> {
-  const basic = Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64');
-  const token = await fetch(new URL(API_PATHS.token, url), { method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
-  expect(token.status).toBe(200);
-  const { access_token } = (await token.json()) as { access_token: string };
-  const stats = await fetch(new URL(API_PATHS.stats, url), { headers: { authorization: `Bearer ${access_token}` } });
-  expect(stats.status).toBe(200);
-  return ((await stats.json()) as { total: number }).total;
-}
-
 test('backup while sign-ups flow, restore into a fresh data directory, start: the records, clients and keys are there', async () => {
   const live = await temp('backup-live-');
   const created = await runToEnd('scripts/clients.ts', ['create', 'Backup check', '--json'], { DATA_DIR: live });
   expect(created.code).toBe(0);
-  const client = JSON.parse(created.stdout) as { client_id: string; client_secret: string };
+  const client = JSON.parse(created.stdout) as Client;
   const sidecar = await start(live);
 
-  // Four clients sign up back to back until told to stop; `acknowledged` counts 200s as they come.
-  let acknowledged = 0;
-  let flowing = true;
-  let n = 0;
-  const flow = Promise.all(Array.from({ length: 4 }, async () => {
-    while (flowing) if ((await signUp(sidecar.url, `flow${n++}@example.com`)) === 200) acknowledged += 1;
-  }));
-  await expect.poll(() => acknowledged, { timeout: 10_000 }).toBeGreaterThan(20);
-  const ackedBeforeBackup = acknowledged;
+  const flow = await startSignUpFlow(sidecar.url);
+  const ackedBeforeBackup = flow.acknowledged();
   const folder = path.join(await temp('backup-copy-'), 'backup');
   const made = await backup('create', folder, live);
-  const ackedAfterBackup = acknowledged;
-  flowing = false;
-  await flow;
+  const ackedAfterBackup = flow.acknowledged();
+  await flow.stop();
   expect(made.stderr).toBe('');
   expect(made.code).toBe(0);
   // Sign-ups were committed while the backup ran: it did not catch an idle store.
@@ -95,7 +71,7 @@ test('backup while sign-ups flow, restore into a fresh data directory, start: th
   // commit, taken while it ran); the same client authenticates against the restored service.
   const total = await totalSignUps(again.url, client);
   expect(total).toBeGreaterThanOrEqual(ackedBeforeBackup);
-  expect(total).toBeLessThanOrEqual(ackedAfterBackup + 4);
+  expect(total).toBeLessThanOrEqual(ackedAfterBackup + FLOW_CLIENTS);
   expect(made.stdout).toContain(`${total} records`);
 }, 60_000);
 
