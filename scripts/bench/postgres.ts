@@ -15,13 +15,13 @@
  * An idle process measures its own delay meanwhile ("idle stall"): what the machine's other work
  * alone does to any event loop, so a sidecar stall near it is the machine's, not the sidecar's.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { Agent, createServer, request } from 'node:http';
+import { Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { toNodeHandler } from 'h3';
 import pg from 'pg';
 import { loadConfig } from '../../api/config.ts';
@@ -30,18 +30,16 @@ import { createApp } from '../../api/sidecar/app.ts';
 import { systemClock } from '../../api/sidecar/deps.ts';
 import { hashSecret, type ClientRecord } from '../../api/sidecar/domain/clients.ts';
 import { CONSENT_TEXT_VERSION } from '../../api/sidecar/domain/consent.ts';
-import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { silentLogger } from '../../api/sidecar/http/log.ts';
 import { openBackend } from '../../api/sidecar/store/backend.ts';
-import { replaceFileDurably } from '../../api/sidecar/store/durable-file.ts';
 import { clientsPath, writeClients } from '../../api/sidecar/store/json/clients-file.ts';
-import { RecordTable } from '../../api/sidecar/store/json/record-table.ts';
-import { storeCodec } from '../../api/sidecar/store/json/store-file.ts';
-import { STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
 import { PostgresClients } from '../../api/sidecar/store/postgres/clients.ts';
 import { migrateSchema } from '../../api/sidecar/store/postgres/schema.ts';
 import { STATS_SQL, statsParams } from '../../api/sidecar/store/postgres/stats-query.ts';
 import { postgresBinDir, startPostgres } from '../../test/support/engines/postgres.ts';
+import { answerStats, ask, nextMessage } from './child-stats.ts';
+import { writeStoreFile } from './json-seed.ts';
+import { call, load, signUps, type Latencies } from './request-load.ts';
 import { table } from './table.ts';
 import { during, numberOption, phase } from './progress.ts';
 
@@ -50,22 +48,6 @@ const PG_RECORDS = 1_000_000;
 const JSON_RECORDS = 100_000;
 const duration = numberOption('duration', 10);
 const CLIENT = { id: 'bench-client', secret: 'bench-secret-that-is-long-enough-0123456789' };
-
-interface ServerStats {
-  /** CPU time (user + system) of the sidecar so far. */
-  cpuMs: number;
-  maxStallMs: number;
-  p99StallMs: number;
-  rssMb: number;
-}
-
-interface Latencies {
-  ok: number;
-  failed: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
 
 if (process.argv.includes('--serve')) await serve();
 else if (process.argv.includes('--idle')) idle();
@@ -76,16 +58,7 @@ else await main();
  * stall is the machine's scheduling noise (other processes on the 2 cores), not the sidecar's work.
  */
 function idle(): void {
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
-  process.on('message', (message: string) => {
-    if (message === 'reset') delay.reset();
-    if (message === 'stop') process.exit(0);
-    if (message === 'reset' || message === 'stats') {
-      const stats: ServerStats = { cpuMs: 0, maxStallMs: delay.max / 1e6, p99StallMs: delay.percentile(99) / 1e6, rssMb: 0 };
-      process.send!({ type: message, stats });
-    }
-  });
+  answerStats(() => process.exit(0));
   process.send!({ type: 'ready' });
 }
 
@@ -106,17 +79,7 @@ async function serve(): Promise<void> {
   const app = createApp({ store, clock: systemClock, keys, clients, config, logger: silentLogger });
   const server = createServer(toNodeHandler(app));
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
-  process.on('message', (message: string) => {
-    if (message === 'reset') delay.reset();
-    if (message === 'stop') server.close(() => backend.close().then(() => process.exit(0)));
-    if (message === 'reset' || message === 'stats') {
-      const cpu = process.cpuUsage();
-      const stats: ServerStats = { cpuMs: (cpu.user + cpu.system) / 1000, maxStallMs: delay.max / 1e6, p99StallMs: delay.percentile(99) / 1e6, rssMb: process.memoryUsage.rss() / 2 ** 20 };
-      process.send!({ type: message, stats });
-    }
-  });
+  answerStats(() => server.close(() => backend.close().then(() => process.exit(0))));
   process.send!({ type: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, openMs });
 }
 
@@ -184,23 +147,7 @@ async function benchClient(): Promise<ClientRecord> {
 
 /** A store file of `size` records, as the sidecar writes it, and the bench client. */
 async function seedJson(dir: string, size: number): Promise<void> {
-  const at = new Date().toISOString();
-  const records: WaitlistRecord[] = [];
-  for (let i = 0; i < size; i++) {
-    records.push({
-      email: `seed${i}@example.com`,
-      createdAt: at,
-      consentAt: at,
-      updatedAt: at,
-      lang: i % 3 ? 'en' : 'de',
-      role: 'developer',
-      building: 'agents',
-      source: 'hero',
-      consent: { form: 'hero', channel: 'form', lang: 'en', textVersion: CONSENT_TEXT_VERSION },
-    });
-  }
-  const path = join(dir, STORE_FILE_NAME);
-  await replaceFileDurably(path, storeCodec(path).serialize(new RecordTable(records)));
+  await writeStoreFile(dir, size);
   await writeClients(clientsPath(dir), [await benchClient()]);
 }
 
@@ -211,9 +158,9 @@ async function benchEngine(name: string, size: number, env: Record<string, strin
   try {
     await nextMessage(control, 'ready');
     const ready = await during(`${label}: starting the sidecar`, nextMessage<{ url: string; openMs: number }>(child, 'ready'));
-    await during(`${label}: 1 s warm-up`, signUps(ready.url, `warm-${name}`, 1));
+    await during(`${label}: 1 s warm-up`, signUps(ready.url, `warm-${name}`, 1, CONNECTIONS));
     const [before] = await Promise.all([ask(child, 'reset'), ask(control, 'reset')]);
-    const load = await during(`${label}: sign-ups, ${CONNECTIONS} clients for ${duration} s`, signUps(ready.url, `run-${name}`, duration));
+    const load = await during(`${label}: sign-ups, ${CONNECTIONS} clients for ${duration} s`, signUps(ready.url, `run-${name}`, duration, CONNECTIONS));
     const [loaded, noise] = await Promise.all([ask(child, 'stats'), ask(control, 'stats')]);
     phase(
       `${label}: sign-ups ${(load.ok / duration).toFixed(0)}/s, p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms, ` +
@@ -274,66 +221,8 @@ async function accessToken(url: string): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-/** `CONNECTIONS` clients sending requests back to back over kept-alive connections for `seconds`. */
-async function load(seconds: number, send: (agent: Agent, n: number) => Promise<number>): Promise<Latencies> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const latencies: number[] = [];
-  let failed = 0;
-  let n = 0;
-  const end = performance.now() + seconds * 1000;
-  const worker = async () => {
-    while (performance.now() < end) {
-      const started = performance.now();
-      const status = await send(agent, n++);
-      latencies.push(performance.now() - started);
-      if (status !== 200) failed += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { ok: latencies.length - failed, failed, p50: at(0.5), p99: at(0.99), max: latencies.at(-1) ?? 0 };
-}
-
-function signUps(url: string, prefix: string, seconds: number): Promise<Latencies> {
-  const target = new URL(API_PATHS.waitlist, url);
-  return load(seconds, (agent, n) =>
-    call(agent, target, 'POST', { 'content-type': 'application/json' }, JSON.stringify({ email: `${prefix}-${n}@example.com`, consent: true, role: 'data', lang: 'de' })),
-  );
-}
-
 function pollStats(url: string, token: string, seconds: number): Promise<Latencies> {
   const target = new URL(API_PATHS.stats, url);
-  return load(seconds, (agent) => call(agent, target, 'GET', { authorization: `Bearer ${token}` }));
+  return load(CONNECTIONS, seconds, (agent) => call(agent, target, 'GET', { authorization: `Bearer ${token}` }));
 }
 
-function call(agent: Agent, url: URL, method: string, headers: Record<string, string>, body?: string): Promise<number> {
-  return new Promise((done) => {
-    const all = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
-    const req = request(url, { method, agent, headers: all }, (res) => {
-      res.resume();
-      res.on('end', () => done(res.statusCode ?? 0));
-    });
-    req.on('error', () => done(0));
-    req.end(body);
-  });
-}
-
-function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
-  return new Promise((done, fail) => {
-    const onMessage = (message: { type?: string } & T) => {
-      if (message?.type !== type) return;
-      child.off('message', onMessage);
-      done(message);
-    };
-    child.on('message', onMessage);
-    child.once('exit', (code) => fail(new Error(`benchmark sidecar exited with ${code}`)));
-  });
-}
-
-async function ask(child: ChildProcess, message: 'reset' | 'stats'): Promise<ServerStats> {
-  const reply = nextMessage<{ stats: ServerStats }>(child, message);
-  child.send(message);
-  return (await reply).stats;
-}

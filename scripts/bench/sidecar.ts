@@ -17,11 +17,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { Agent, createServer, request } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import autocannon, { type Result } from 'autocannon';
 import { benchOptions, during, numberOption } from './progress.ts';
 import { toNodeHandler } from 'h3';
@@ -29,14 +29,12 @@ import { loadConfig } from '../../api/config.ts';
 import { API_PATHS } from '../../api/contract/index.ts';
 import { createApp } from '../../api/sidecar/app.ts';
 import { systemClock } from '../../api/sidecar/deps.ts';
-import { CONSENT_TEXT_VERSION } from '../../api/sidecar/domain/consent.ts';
-import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { silentLogger } from '../../api/sidecar/http/log.ts';
 import { FileClientDirectory, clientsPath } from '../../api/sidecar/store/json/clients-file.ts';
-import { replaceFileDurably } from '../../api/sidecar/store/durable-file.ts';
-import { RecordTable } from '../../api/sidecar/store/json/record-table.ts';
-import { storeCodec } from '../../api/sidecar/store/json/store-file.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
+import { answerStats, ask, nextMessage, type LoopStats } from './child-stats.ts';
+import { writeStoreFile } from './json-seed.ts';
+import { signUps } from './request-load.ts';
 
 const CONNECTIONS = 32;
 const arg = (name: string) => benchOptions()[name];
@@ -44,14 +42,9 @@ const arg = (name: string) => benchOptions()[name];
 const SIZES = (arg('sizes') ?? '1000,100000').split(',').map(Number);
 const duration = numberOption('duration', 10);
 
-interface ServerStats {
-  /** CPU time (user + system) of the sidecar so far: robust where wall-clock numbers are not. */
-  cpuMs: number;
-  maxStallMs: number;
-  p99StallMs: number;
+interface ServerStats extends LoopStats {
   commits: number;
   records: number;
-  rssMb: number;
 }
 
 if (process.argv.includes('--serve')) await serve(process.argv[process.argv.indexOf('--serve') + 1]);
@@ -68,24 +61,10 @@ async function serve(dataDir: string): Promise<void> {
   const app = createApp({ store, clock: systemClock, keys, clients, config, logger: silentLogger });
   const server = createServer(toNodeHandler(app));
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
-  process.on('message', (message: string) => {
-    if (message === 'reset') delay.reset();
-    if (message === 'stop') server.close(() => store.close().then(() => process.exit(0)));
-    if (message === 'reset' || message === 'stats') {
-      const cpu = process.cpuUsage();
-      const stats: ServerStats = {
-        cpuMs: (cpu.user + cpu.system) / 1000,
-        maxStallMs: delay.max / 1e6,
-        p99StallMs: delay.percentile(99) / 1e6,
-        commits: store.commits,
-        records: store.size,
-        rssMb: process.memoryUsage.rss() / 2 ** 20,
-      };
-      process.send!({ type: message, stats });
-    }
-  });
+  answerStats(
+    () => server.close(() => store.close().then(() => process.exit(0))),
+    () => ({ commits: store.commits, records: store.size }),
+  );
   process.send!({ type: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, openMs });
 }
 
@@ -119,16 +98,16 @@ async function benchSize(size: number): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), `bench-sidecar-${size}-`));
   let child: ChildProcess | undefined;
   try {
-    await during(`sign-ups at ${size.toLocaleString('en')} records: writing the store file`, seed(dir, size));
+    await during(`sign-ups at ${size.toLocaleString('en')} records: writing the store file`, writeStoreFile(dir, size));
     const fileMb = (await stat(join(dir, STORE_FILE_NAME))).size / 2 ** 20;
     child = fork(import.meta.filename, ['--serve', dir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const ready = await during(`sign-ups at ${size.toLocaleString('en')} records: starting the sidecar`, nextMessage<{ url: string; openMs: number }>(child, 'ready'));
-    await during(`sign-ups at ${size.toLocaleString('en')} records: 1 s warm-up`, signUps(ready.url, `warm${size}`, 1));
-    const before = await ask(child, 'reset');
-    const load = await during(`sign-ups at ${size.toLocaleString('en')} records: ${CONNECTIONS} clients for ${duration} s`, signUps(ready.url, `run${size}`, duration));
-    const loaded = await ask(child, 'stats');
+    await during(`sign-ups at ${size.toLocaleString('en')} records: 1 s warm-up`, signUps(ready.url, `warm${size}`, 1, CONNECTIONS));
+    const before = await ask<ServerStats>(child, 'reset');
+    const load = await during(`sign-ups at ${size.toLocaleString('en')} records: ${CONNECTIONS} clients for ${duration} s`, signUps(ready.url, `run${size}`, duration, CONNECTIONS));
+    const loaded = await ask<ServerStats>(child, 'stats');
     const status = await during(`status probe at ${size.toLocaleString('en')} records`, probe(`${ready.url}`));
-    const stats = await ask(child, 'stats');
+    const stats = await ask<ServerStats>(child, 'stats');
     const answered = load.ok + load.failed;
     child.send('stop');
     await during(`stopping the sidecar (last commit of ${size.toLocaleString('en')} records)`, new Promise((done) => child!.once('exit', done)));
@@ -156,82 +135,8 @@ async function benchSize(size: number): Promise<string[]> {
   }
 }
 
-/** A store file of `size` records, as the sidecar writes it. */
-async function seed(dir: string, size: number): Promise<void> {
-  const at = new Date().toISOString();
-  const records: WaitlistRecord[] = [];
-  for (let i = 0; i < size; i++) {
-    records.push({
-      email: `seed${i}@example.com`,
-      createdAt: at,
-      consentAt: at,
-      updatedAt: at,
-      lang: i % 3 ? 'en' : 'de',
-      role: 'developer',
-      building: 'agents',
-      source: 'hero',
-      consent: { form: 'hero', channel: 'form', lang: 'en', textVersion: CONSENT_TEXT_VERSION },
-    });
-  }
-  const path = join(dir, STORE_FILE_NAME);
-  await replaceFileDurably(path, storeCodec(path).serialize(new RecordTable(records)));
-}
-
-/** 32 clients posting distinct sign-ups back to back over kept-alive connections for `seconds`. */
-async function signUps(url: string, prefix: string, seconds: number) {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const latencies: number[] = [];
-  let failed = 0;
-  let n = 0;
-  const end = performance.now() + seconds * 1000;
-  const target = new URL(API_PATHS.waitlist, url);
-  const worker = async () => {
-    while (performance.now() < end) {
-      const body = JSON.stringify({ email: `${prefix}-${n++}@example.com`, consent: true, role: 'data', lang: 'de' });
-      const started = performance.now();
-      const status = await post(agent, target, body);
-      latencies.push(performance.now() - started);
-      if (status !== 200) failed += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { ok: latencies.length - failed, failed, p50: at(0.5), p99: at(0.99), max: latencies.at(-1) ?? 0 };
-}
-
-function post(agent: Agent, url: URL, body: string): Promise<number> {
-  return new Promise((done) => {
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => done(res.statusCode ?? 0));
-    });
-    req.on('error', () => done(0));
-    req.end(body);
-  });
-}
-
 async function probe(base: string): Promise<Result> {
   return await autocannon({ url: `${base.replace(/\/$/, '')}${API_PATHS.status}`, connections: CONNECTIONS, duration: Math.max(3, Math.round(duration / 2)) });
-}
-
-function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
-  return new Promise((done, fail) => {
-    const onMessage = (message: { type?: string } & T) => {
-      if (message?.type !== type) return;
-      child.off('message', onMessage);
-      done(message);
-    };
-    child.on('message', onMessage);
-    child.once('exit', (code) => fail(new Error(`benchmark sidecar exited with ${code}`)));
-  });
-}
-
-async function ask(child: ChildProcess, message: 'reset' | 'stats'): Promise<ServerStats> {
-  const reply = nextMessage<{ stats: ServerStats }>(child, message);
-  child.send(message);
-  return (await reply).stats;
 }
 
 function printTable(rows: string[][]): void {

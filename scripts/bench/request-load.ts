@@ -1,0 +1,62 @@
+/**
+ * A closed-loop load: `connections` clients sending requests back to back over kept-alive
+ * connections for a while, each request timed in this process (performance.now), so latencies are
+ * exact to the microsecond and include the wait for a free connection. Used by the sidecar and
+ * PostgreSQL benches for sign-ups (each one a distinct address) and statistics polls.
+ */
+import { Agent, request } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { API_PATHS } from '../../api/contract/index.ts';
+
+/** Answered requests and their latency in milliseconds. */
+export interface Latencies {
+  ok: number;
+  /** Answers other than 200, and requests that failed. */
+  failed: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** `connections` clients running `send` back to back for `seconds`; `send` resolves with the status (0: no answer). */
+export async function load(connections: number, seconds: number, send: (agent: Agent, n: number) => Promise<number>): Promise<Latencies> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  let failed = 0;
+  let n = 0;
+  const end = performance.now() + seconds * 1000;
+  const worker = async () => {
+    while (performance.now() < end) {
+      const started = performance.now();
+      const status = await send(agent, n++);
+      latencies.push(performance.now() - started);
+      if (status !== 200) failed += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { ok: latencies.length - failed, failed, p50: at(0.5), p99: at(0.99), max: latencies.at(-1) ?? 0 };
+}
+
+/** Distinct sign-ups (`<prefix>-<n>@example.com`) posted to the waitlist endpoint of `url`. */
+export function signUps(url: string, prefix: string, seconds: number, connections: number): Promise<Latencies> {
+  const target = new URL(API_PATHS.waitlist, url);
+  return load(connections, seconds, (agent, n) =>
+    call(agent, target, 'POST', { 'content-type': 'application/json' }, JSON.stringify({ email: `${prefix}-${n}@example.com`, consent: true, role: 'data', lang: 'de' })),
+  );
+}
+
+/** One request; resolves with the status once the body is read, 0 on a network error. */
+export function call(agent: Agent, url: URL, method: string, headers: Record<string, string>, body?: string): Promise<number> {
+  return new Promise((done) => {
+    const all = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+    const req = request(url, { method, agent, headers: all }, (res) => {
+      res.resume();
+      res.on('end', () => done(res.statusCode ?? 0));
+    });
+    req.on('error', () => done(0));
+    req.end(body);
+  });
+}
