@@ -10,7 +10,7 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../deps.ts';
 import type { Mount } from '../mount.ts';
 import type { RouteContext } from '../routes/route-module.ts';
-import { addressBucket, clientAddress as resolveClientAddress, type Trusted as TrustCheck } from '../../net/client-address.ts';
+import { addressBucket, clientAddress, type Trusted } from '../../net/client-address.ts';
 import { ApiError, errorResponse } from './errors.ts';
 import { requestLogger, type Logger } from './log.ts';
 import { reportFailure } from './failure.ts';
@@ -21,7 +21,7 @@ export interface LayerDeps {
   clock: Clock;
   logger: Logger;
   limiter: RateLimitStore;
-  trust: TrustCheck;
+  trust: Trusted;
   /** Mounted routes by full path, each with the context its handler runs in. */
   mounts: ReadonlyMap<string, { mount: Mount; ctx: RouteContext }>;
 }
@@ -46,7 +46,7 @@ export function apiLayer(deps: LayerDeps): Middleware {
     const env: Environment = path === '/sandbox' || path.startsWith('/sandbox/') ? 'sandbox' : 'production';
     const mounted = mounts.get(path);
     const policy = policyFor(env, mounted?.mount, method);
-    const address = resolveClientAddress(getRequestIP(event), event.req.headers.get('x-forwarded-for'), trust);
+    const address = clientAddress(getRequestIP(event), event.req.headers.get('x-forwarded-for'), trust);
     const bucket = addressBucket(address, config.RATE_LIMIT_IPV6_PREFIX);
     const decision = await limiter.hit(policy, bucket, limits[policy], clock.now());
 
