@@ -1,6 +1,7 @@
 /**
  * The front alone (`node api/front/main.ts`): serves DIST_DIR and proxies the API to a sidecar
- * that runs elsewhere at SIDECAR_HOST:SIDECAR_PORT. `npm start` (scripts/start.ts) runs both.
+ * that runs elsewhere, where SIDECAR_LISTEN says (DATA_DIR/sidecar.sock by default, or
+ * SIDECAR_HOST:SIDECAR_PORT; api/net/sidecar-address.ts). `npm start` (scripts/start.ts) runs both.
  */
 import { configOrExit } from '../config.ts';
 import { createLogger } from '../log/logger.ts';

@@ -1,11 +1,12 @@
 /**
  * The sidecar process: `node api/sidecar/main.ts`. Configuration -> storage backend (store, keys,
- * clients; JSON: under the data-directory lock; store/backend.ts) -> listen on
- * SIDECAR_HOST:SIDECAR_PORT. Prints `sidecar listening on <url>` and, when started with an IPC
- * channel, sends `{type: 'ready', url}` to the parent. SIGINT, SIGTERM, the loss of that channel
- * (the parent died) or, under npm start, the front's stop message stop it gracefully (in-flight
- * requests finish, the store is flushed, the lock released) with exit code 0 (stop-request.ts). A bad configuration, a held lock or a corrupt file stops it with exit
- * code 1 and a one-paragraph message on stderr.
+ * clients; JSON: under the data-directory lock; store/backend.ts) -> rate-limit engine -> listen
+ * where SIDECAR_LISTEN says (DATA_DIR/sidecar.sock by default; listen.ts). Logs where it listens
+ * and, when started with an IPC channel, sends `{type: 'ready', url, socketPath?}` to the parent.
+ * SIGINT, SIGTERM, the loss of that channel (the parent died) or, under npm start, the front's
+ * stop message stop it gracefully (in-flight requests finish, the store is flushed, the lock
+ * released) with exit code 0 (stop-request.ts). A bad configuration, a held lock, a corrupt file
+ * or an unreachable engine stops it with exit code 1 and a one-paragraph message on stderr.
  */
 import { createServer, type Server } from 'node:http';
 import { toNodeHandler } from 'h3';
