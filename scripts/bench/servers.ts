@@ -1,8 +1,8 @@
 /** The servers the front benchmark compares, each started on an ephemeral 127.0.0.1 port. */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort, waitForPort } from './ports.ts';
 
 export interface Running {
   name: string;
@@ -81,27 +81,6 @@ function hasCommand(name: string): boolean {
   } catch {
     return false;
   }
-}
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitForPort(port: number, child: ChildProcess): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if (child.exitCode !== null) throw new Error(`nginx exited with code ${child.exitCode}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`nginx did not open port ${port}`);
 }
 
 function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {

@@ -3,14 +3,14 @@
  * self-signed certificate made with openssl, free loopback ports, the production-only values
  * (ports, certificate paths, upstream addresses) replaced, stopped by PID.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { waitForPort } from '../../scripts/bench/ports.ts';
 import { findBinary } from '../support/engines/require.ts';
 import { ROOT, freePort } from '../support/stack.ts';
 
@@ -87,7 +87,7 @@ http {
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
-    await waitForPort(tls, child);
+    await waitForPort(tls, child, 200);
   } catch (error) {
     child.kill('SIGKILL');
     const log = await readFile(path.join(prefix, 'error.log'), 'utf8').catch(() => '');
@@ -105,20 +105,6 @@ http {
       await rm(prefix, { recursive: true, force: true });
     },
   };
-}
-
-/** nginx has no readiness signal: poll its port until it accepts (or it exits). */
-async function waitForPort(port: number, child: ChildProcess): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    if (child.exitCode !== null) throw new Error(`nginx exited with code ${child.exitCode}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`nginx did not open port ${port}`);
 }
 
 export interface Answer {
