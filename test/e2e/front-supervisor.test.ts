@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import http from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, test, vi } from 'vitest';
 import { API_PATHS, API_VERSION, ERROR_MESSAGES } from '../../api/contract/index.ts';
 import { raw } from '../front/client.ts';
-import { OWN_STACK_TIMEOUT_MS, ROOT, forgetBuild, stackEnv, startStack } from '../support/stack.ts';
+import { requestInFlight } from '../support/in-flight.ts';
+import { OWN_STACK_TIMEOUT_MS, ROOT, childPids, forgetBuild, stackEnv, startStack } from '../support/stack.ts';
 
 const shared = inject('stack');
 const own = (env: Record<string, string> = {}, dataDir?: string) => startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env, dataDir });
@@ -35,29 +35,12 @@ describe('npm start: supervisor and shutdown', { timeout: OWN_STACK_TIMEOUT_MS }
   test('e2e shutdown: SIGTERM lets a request in flight finish, then both processes exit 0', async () => {
     const stack = await own();
     const sidecar = (await stack.sidecarPid())!;
-    const url = new URL(stack.url);
-    const body = 'email=inflight%40example.org&consent=true';
-    // Expect: 100-continue makes the front say when it has the request (RFC 9110 §10.1.1).
-    const req = http.request({
-      host: url.hostname,
-      port: url.port,
-      method: 'POST',
-      path: API_PATHS.waitlist,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length), expect: '100-continue' },
-    });
-    const accepted = new Promise<void>((resolve) => req.on('continue', resolve));
-    const answer = new Promise<number>((resolve, reject) => {
-      req.on('response', (res) => (res.resume(), resolve(res.statusCode ?? 0)));
-      req.on('error', reject);
-    });
-    req.flushHeaders();
-    await accepted;
+    const inFlight = await requestInFlight(stack.url);
     // The request is in flight, its body not sent yet, when the signal arrives.
     const exit = stack.stop('SIGTERM');
     await vi.waitFor(() => expect(stack.output()).toMatch(/SIGTERM: finishing requests in flight/), { timeout: 5_000, interval: 5 });
     expect((await raw(stack.url, '/').catch((error: Error) => error)) instanceof Error).toBe(true);
-    req.end(body);
-    expect(await answer).toBe(303);
+    expect(await inFlight.finish()).toBe(303);
     expect(await exit).toBe(0);
     expect(() => process.kill(sidecar, 0)).toThrow();
   });
@@ -106,13 +89,3 @@ describe('npm start: supervisor and shutdown', { timeout: OWN_STACK_TIMEOUT_MS }
     }
   });
 });
-
-/** Direct children of a process (Linux /proc). */
-async function childPids(pid: number): Promise<number[]> {
-  const pids: number[] = [];
-  for (const task of await readdir(`/proc/${pid}/task`).catch(() => [])) {
-    const list = (await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')).trim();
-    if (list) pids.push(...list.split(/\s+/).map(Number));
-  }
-  return pids;
-}

@@ -5,14 +5,13 @@
  * processes are gone and nothing listens on the port afterwards.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
-import http from 'node:http';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, test, vi } from 'vitest';
-import { API_PATHS } from '../../api/contract/index.ts';
-import { OWN_STACK_TIMEOUT_MS, ROOT, freePort, stackEnv } from '../support/stack.ts';
+import { requestInFlight } from '../support/in-flight.ts';
+import { OWN_STACK_TIMEOUT_MS, ROOT, childPids, freePort, stackEnv } from '../support/stack.ts';
 
 const shared = inject('stack');
 const READY = /^listening on |"msg":"listening on /m;
@@ -57,26 +56,6 @@ async function npmStart(): Promise<NpmStart> {
   return { npm: child.pid!, node, sidecar, port, dataDir, output: () => output, exited, kill };
 }
 
-/** A sign-up the front has received (100 Continue) but whose body is not sent yet. */
-async function requestInFlight(port: number): Promise<{ finish(): Promise<number> }> {
-  const body = 'email=inflight%40example.org&consent=true';
-  const req = http.request({
-    host: '127.0.0.1',
-    port,
-    method: 'POST',
-    path: API_PATHS.waitlist,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length), expect: '100-continue' },
-  });
-  const accepted = new Promise<void>((resolve) => req.on('continue', resolve));
-  const answer = new Promise<number>((resolve, reject) => {
-    req.on('response', (res) => (res.resume(), resolve(res.statusCode ?? 0)));
-    req.on('error', reject);
-  });
-  req.flushHeaders();
-  await accepted;
-  return { finish: () => (req.end(body), answer) };
-}
-
 function refusesConnections(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
@@ -108,7 +87,7 @@ describe('npm start stops cleanly on every signal path', { timeout: OWN_STACK_TI
     try {
       expect(started.sidecar).toBeGreaterThan(0);
       expect(await stat(path.join(started.dataDir, 'sidecar.lock'))).toBeTruthy();
-      const inFlight = await requestInFlight(started.port);
+      const inFlight = await requestInFlight(`http://127.0.0.1:${started.port}`);
       if (target === 'npm') process.kill(started.npm, signal);
       else if (target === 'node') process.kill(started.node, signal);
       else if (target === 'group') process.kill(-started.npm, signal);
@@ -132,14 +111,14 @@ describe('a signal for the sidecar alone', { timeout: OWN_STACK_TIMEOUT_MS }, ()
   test('signals: SIGTERM to the sidecar alone -> it stops gracefully and a new one serves; npm start keeps running', async () => {
     const started = await npmStart();
     try {
-      const inFlight = await requestInFlight(started.port);
+      const inFlight = await requestInFlight(`http://127.0.0.1:${started.port}`);
       process.kill(started.sidecar, 'SIGTERM');
       expect(await inFlight.finish()).toBe(303);
       await vi.waitFor(async () => expect((await childPids(started.node))[0]).not.toBe(started.sidecar), { timeout: 20_000, interval: 20 });
       await vi.waitFor(() => expect(started.output()).toMatch(/sidecar restarted/), { timeout: 20_000, interval: 20 });
       expect(started.output()).toMatch(/sidecar exited with code 0/);
       expect(alive(started.node)).toBe(true);
-      const again = await requestInFlight(started.port);
+      const again = await requestInFlight(`http://127.0.0.1:${started.port}`);
       expect(await again.finish()).toBe(303);
     } finally {
       started.kill();
@@ -147,13 +126,3 @@ describe('a signal for the sidecar alone', { timeout: OWN_STACK_TIMEOUT_MS }, ()
     }
   });
 });
-
-/** Direct children of a process (Linux /proc). */
-async function childPids(pid: number): Promise<number[]> {
-  const pids: number[] = [];
-  for (const task of await readdir(`/proc/${pid}/task`).catch(() => [])) {
-    const list = (await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')).trim();
-    if (list) pids.push(...list.split(/\s+/).map(Number));
-  }
-  return pids;
-}

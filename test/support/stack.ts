@@ -164,10 +164,16 @@ export async function startStack(options: StartStackOptions = {}): Promise<Runni
 }
 
 async function childPid(pid: number): Promise<number | undefined> {
+  return (await childPids(pid))[0];
+}
+
+/** Direct children of a process (Linux /proc). */
+export async function childPids(pid: number): Promise<number[]> {
   const { readFile, readdir } = await import('node:fs/promises');
+  const pids: number[] = [];
   for (const task of await readdir(`/proc/${pid}/task`).catch(() => [])) {
-    const children = (await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')).trim();
-    if (children) return Number(children.split(/\s+/)[0]);
+    const list = (await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')).trim();
+    if (list) pids.push(...list.split(/\s+/).map(Number));
   }
-  return undefined;
+  return pids;
 }
