@@ -1,8 +1,9 @@
-/** Loopback ports for servers started by the benches (and by the deploy tests' nginx). */
+/** Loopback ports for servers started by the benches (and by the tests: test/support/stack.ts, test/deploy/nginx.ts). */
 import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 
+/** A 127.0.0.1 port that was free a moment ago. */
 export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

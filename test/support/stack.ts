@@ -6,12 +6,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigSchema, loadConfig } from '../../api/config.ts';
 import { buildSite, staleReason, stampPath } from '../../api/front/site-build.ts';
+import { freePort } from '../../scripts/bench/ports.ts';
 
 export interface StackInfo {
   /** e.g. http://127.0.0.1:41234, no trailing slash; every absolute URL in the site uses it. */
@@ -50,13 +50,7 @@ export function stackEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** A port that was free a moment ago (the site must know its URL before the server starts). */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort };
 
 /** Builds the site into distDir for baseUrl (output shown only on failure). */
 export async function buildSiteFor(distDir: string, baseUrl: string): Promise<void> {
