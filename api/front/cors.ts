@@ -30,7 +30,11 @@ const METHODS = new Map<string, readonly string[]>(
 /** Returns true when it answered the request (a preflight); otherwise the request goes on to the proxy. */
 export type CorsHook = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
 
-export function createCors(origins: readonly string[]): CorsHook | undefined {
+/**
+ * `apiFields` gives the fields every API answer carries (X-API-Version, nosniff, RateLimit-*:
+ * own-answer.ts); the preflight is answered here, not by the sidecar, and must carry them too.
+ */
+export function createCors(origins: readonly string[], apiFields: (req: http.IncomingMessage) => string[] = () => []): CorsHook | undefined {
   if (origins.length === 0) return undefined;
   const allowed = new Set(origins);
   return (req, res) => {
@@ -47,6 +51,7 @@ export function createCors(origins: readonly string[]): CorsHook | undefined {
         'Access-Control-Max-Age', String(CORS_MAX_AGE_SECONDS),
         'Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
         'Cache-Control', 'no-store',
+        ...apiFields(req),
       ]);
       res.end();
       return true;

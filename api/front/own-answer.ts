@@ -12,6 +12,11 @@ export interface OwnAnswer {
   body: string;
 }
 
+/** The fields every API answer carries (parts 8 and 9), for an answer the front gives itself. */
+export function ownApiFields(rateLimitFields: readonly string[]): string[] {
+  return ['X-API-Version', API_VERSION, 'X-Content-Type-Options', 'nosniff', ...rateLimitFields];
+}
+
 export function ownApiError(code: ErrorCode, rateLimitFields: readonly string[]): OwnAnswer {
   const body = JSON.stringify({ error: code, message: ERROR_MESSAGES[code] });
   return {
@@ -20,9 +25,7 @@ export function ownApiError(code: ErrorCode, rateLimitFields: readonly string[])
       'Content-Type', 'application/json',
       'Content-Length', String(Buffer.byteLength(body)),
       'Cache-Control', 'no-store',
-      'X-API-Version', API_VERSION,
-      'X-Content-Type-Options', 'nosniff',
-      ...rateLimitFields,
+      ...ownApiFields(rateLimitFields),
     ],
     body,
   };

@@ -2,10 +2,13 @@
  * Builds and starts the front from configuration: the site from DIST_DIR, the proxy to the
  * sidecar, the request log. Used by the front's own entry (main.ts) and by `npm start`.
  */
+import type http from 'node:http';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log/logger.ts';
 import { createFrontHandler } from './app.ts';
 import { createCors } from './cors.ts';
+import { requestClient } from './forward-headers.ts';
+import { ownApiFields } from './own-answer.ts';
 import { requestTracker, type Finished } from './log.ts';
 import { trustedProxies } from '../net/client-address.ts';
 import { createProxy, type Upstream } from './proxy.ts';
@@ -40,7 +43,10 @@ export async function startFront(config: Config, options: FrontOptions): Promise
     mirror,
     onError: (message) => options.logger.error(message),
   });
+  // A preflight counts nothing: it shows what the sidecar last told this client (rate-limit-mirror.ts).
+  const corsApiFields = (req: http.IncomingMessage) =>
+    ownApiFields(mirror.fields(mirror.key(requestClient(req, trusted), req.url ?? '/', req.method ?? 'OPTIONS')));
   const track = requestTracker({ trusted, logger: config.LOG_REQUESTS ? options.logger : undefined, onFinish: options.onFinish });
-  const listening = await listen(createFrontHandler({ site, proxy, track, mirror, cors: createCors(config.CORS_ORIGINS) }), config.HOST, config.PORT, clientLimits(config, trusted, mirror));
+  const listening = await listen(createFrontHandler({ site, proxy, track, mirror, cors: createCors(config.CORS_ORIGINS, corsApiFields) }), config.HOST, config.PORT, clientLimits(config, trusted, mirror));
   return { ...listening, closeProxy };
 }

@@ -12,6 +12,9 @@ import { createFrontHandler } from '../../api/front/app.ts';
 import { CORS_MAX_AGE_SECONDS, createCors } from '../../api/front/cors.ts';
 import { createProxy } from '../../api/front/proxy.ts';
 import { listen, type Listening } from '../../api/front/server.ts';
+import { startFront, type Front } from '../../api/front/start-front.ts';
+import { createLogger } from '../../api/log/logger.ts';
+import { API_VERSION } from '../../api/contract/index.ts';
 import type { Site } from '../../api/front/static.ts';
 import { trustedProxies } from '../../api/net/client-address.ts';
 
@@ -22,6 +25,8 @@ const site: Site = { routes: new Map(), notFound: () => ({}) };
 let sidecar: http.Server;
 let front: Listening;
 let plainFront: Listening;
+/** Built by startFront, as npm start builds it. */
+let apiFront: Front;
 const seen: string[] = [];
 let closeProxies: (() => void)[] = [];
 
@@ -42,10 +47,14 @@ beforeAll(async () => {
   };
   front = await make([ALLOWED]);
   plainFront = await make([]);
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', CORS_ORIGINS: ALLOWED, LOG_LEVEL: 'silent' });
+  apiFront = await startFront(config, { site, upstream: () => ({ host: '127.0.0.1', port }), logger: createLogger('front', config) });
 });
 afterAll(async () => {
   await front?.close(1_000);
   await plainFront?.close(1_000);
+  await apiFront?.close(1_000);
+  apiFront?.closeProxy();
   for (const close of closeProxies) close();
   await new Promise((resolve) => sidecar?.close(resolve));
 });
@@ -71,6 +80,16 @@ describe('CORS', () => {
     expect(response.headers.get('vary')).toMatch(/\bOrigin\b/);
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     expect(seen.length, 'the front answers the preflight itself').toBe(before);
+  });
+
+  test('cors: a preflight the front answers carries the API fields (X-API-Version, nosniff, RateLimit-*) like every /api answer', async () => {
+    const response = await preflight(apiFront.url, API_PATHS.waitlist, ALLOWED, 'POST');
+    expect(response.status).toBe(204);
+    expect(response.headers.get('x-api-version')).toBe(API_VERSION);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy']) {
+      expect(response.headers.get(name), name).toMatch(/\S/);
+    }
   });
 
   test.each([
