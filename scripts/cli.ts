@@ -39,10 +39,19 @@ export interface Program {
   footer: string;
 }
 
+/** The overview shows each command's first sentence; `COMMAND --help` shows all of its help. */
+function firstSentence(help: string): string {
+  // The prose comes first; option lines (indented) follow it.
+  const prose = help.split(/\n(?=\s)/, 1)[0];
+  const text = prose.replace(/\s+/g, ' ').trim();
+  const end = text.search(/\.(\s+[A-Z]|$)/);
+  return end === -1 ? text : text.slice(0, end + 1);
+}
+
 function programUsage(program: Program): string {
   const width = Math.max(...Object.keys(program.commands).map((name) => name.length));
   const lines = Object.entries(program.commands).map(
-    ([name, command]) => `  ${program.name} ${command.synopsis.padEnd(width + 1)}\n      ${command.help.split('\n')[0]}`,
+    ([name, command]) => `  ${program.name} ${command.synopsis.padEnd(width + 1)}\n      ${firstSentence(command.help)}`,
   );
   return `${program.summary}\n\nusage:\n${lines.join('\n')}\n\n${program.footer}\n`;
 }
