@@ -46,6 +46,14 @@ export async function runAll(files: readonly string[], args: string[], log = (li
   return interrupted ? 130 : failed.length ? 1 : 0;
 }
 
+const USAGE = `usage: npm run bench [-- --duration=N --rounds=N --sizes=a,b …]
+Runs ${BENCHES.join(', ')} (scripts/bench/), each with the same options, and prints a line per phase.
+Each prints its results as a table with ratios against a reference measured in the same run.`;
+
 if (import.meta.main) {
+  if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
+    console.log(USAGE);
+    process.exit(0);
+  }
   process.exit(await runAll(BENCHES.map((file) => path.join(import.meta.dirname, file)), process.argv.slice(2)));
 }
