@@ -97,6 +97,10 @@ async function main(): Promise<void> {
   const head = ['store', 'records', 'open ms', 'sign-ups/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200', 'CPU µs/sign-up', 'max stall ms', 'idle stall ms', 'stats req/s', 'stats p50', 'stats p99', 'RSS MB'];
   const rows: string[][] = [];
   const engine = await during('starting a throwaway PostgreSQL (fsync on)', startPostgres({ durable: true }));
+  // Ctrl-C, a stop or a closed pipe (`| head`) must not leave the throwaway server running.
+  const abandon = () => void engine.stop().finally(() => process.exit(130));
+  process.once('SIGINT', abandon).once('SIGTERM', abandon);
+  process.stdout.once('error', abandon);
   let uncached: number[] = [];
   try {
     const url = await engine.createDatabase('bench');
