@@ -1,7 +1,8 @@
 // The static site: Markdown pages from content/, their .md twins and the discovery files, all
 // written to DIST_DIR as plain files (no adapter: the Node front in api/front serves them).
 import { rename, readdir, rmdir } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { createHash } from 'node:crypto';
+import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
 import { configOrExit } from './api/config.ts';
@@ -38,8 +39,9 @@ export default defineConfig({
   srcDir: './site',
   publicDir: './site/public',
   outDir: DIST_DIR,
-  // Per-project cache, so a temp copy of the project (tests) never shares node_modules/.astro.
-  cacheDir: './.astro/cache',
+  // A cache per project and per DIST_DIR: a temp copy of the project (tests) never shares
+  // node_modules/.astro, and two builds into different directories at once never share a cache.
+  cacheDir: `./.astro/cache/${createHash('sha256').update(resolve(fileURLToPath(new URL('.', import.meta.url)), DIST_DIR)).digest('hex').slice(0, 12)}`,
   output: 'static',
   trailingSlash: 'always',
   build: {

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 
@@ -58,8 +58,14 @@ export async function buildSite(root: string, config: Config, env: NodeJS.Proces
   const distDir = path.resolve(root, config.DIST_DIR);
   // The astro bin's shebang would pick the machine's Node from PATH; run it with this Node instead.
   const cli = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
-  const child = spawn(process.execPath, [cli, 'build', '--outDir', distDir], {
-    cwd: root,
+  // Astro writes its prerender chunks to `.prerender/` inside outDir when outDir lies within the
+  // working directory, else to `<cwd>/.astro/`: from the project root, two builds at once (tests,
+  // benches) would overwrite each other's chunks there. A working directory of its own per DIST_DIR,
+  // inside the project so that the chunks still find node_modules, keeps them apart.
+  const workDir = path.join(root, '.astro', 'builds', createHash('sha256').update(distDir).digest('hex').slice(0, 12));
+  await mkdir(workDir, { recursive: true });
+  const child = spawn(process.execPath, [cli, 'build', '--root', root, '--outDir', distDir], {
+    cwd: workDir,
     env: { ASTRO_TELEMETRY_DISABLED: '1', ...env },
     stdio: quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
     signal,
@@ -69,6 +75,7 @@ export async function buildSite(root: string, config: Config, env: NodeJS.Proces
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  await rm(workDir, { recursive: true, force: true });
   if (code !== 0) throw new Error(`astro build failed (exit ${code})${quiet ? `:\n${output}` : ''}`);
   await writeStamp(root, config, startedAt);
 }
