@@ -4,7 +4,7 @@
  * to an environment's prefix ('' or '/sandbox').
  */
 import type { z } from 'zod';
-import { API_PATHS } from './paths.ts';
+import { API_PATHS, ENV_PREFIX } from './paths.ts';
 import {
   Accepted,
   ApiIndex,
@@ -129,4 +129,16 @@ export function routeById(id: RouteId): Route {
   const route = ROUTES.find((r) => r.id === id);
   if (!route) throw new Error(`unknown route ${id}`);
   return route;
+}
+
+/**
+ * Part 8: the policy that counts a request to `path` (environment prefix included): every sandbox
+ * call is 'relaxed'; a production call counts as its operation says (the status probe's GET/HEAD
+ * are 'relaxed'); anything else (an unknown path or method) is 'standard'. The sidecar counts with
+ * it, and the front shows the same policy on the answers it gives itself.
+ */
+export function rateLimitPolicy(path: string, method: string): RateLimitPolicy {
+  if (path === ENV_PREFIX.sandbox || path.startsWith(`${ENV_PREFIX.sandbox}/`)) return 'relaxed';
+  const route = ROUTES.find((r) => r.path === path);
+  return route && (route.methods as readonly string[]).includes(method) ? route.rateLimit : 'standard';
 }

@@ -9,7 +9,7 @@
  * itself would show if it has not counted that client (after a restart, its memory table is empty
  * too). The table holds at most `maxEntries` clients; the oldest record goes first.
  */
-import { ROUTES, type RateLimitPolicy } from '../contract/index.ts';
+import { rateLimitPolicy, type RateLimitPolicy } from '../contract/index.ts';
 import { addressBucket } from '../net/client-address.ts';
 import { decodeUnreserved } from './request-path.ts';
 
@@ -25,13 +25,6 @@ export interface MirrorOptions {
 interface Seen {
   remaining: number;
   resetAt: number;
-}
-
-/** Contract part 8: sandbox calls and GET/HEAD on the status probe are 'relaxed', everything else 'standard'. */
-export function policyOf(path: string, method: string): RateLimitPolicy {
-  if (path === '/sandbox' || path.startsWith('/sandbox/')) return 'relaxed';
-  const route = ROUTES.find((r) => r.path === path);
-  return route && (route.methods as readonly string[]).includes(method) ? route.rateLimit : 'standard';
 }
 
 export class RateLimitMirror {
@@ -53,7 +46,7 @@ export class RateLimitMirror {
   /** The key of one request: its client's bucket and its policy. */
   key(client: string | undefined, target: string, method: string): string {
     const path = decodeUnreserved(target.split('?', 1)[0]);
-    return `${policyOf(path, method)} ${addressBucket(client, this.#options.ipv6PrefixBits)}`;
+    return `${rateLimitPolicy(path, method)} ${addressBucket(client, this.#options.ipv6PrefixBits)}`;
   }
 
   /** Remembers what the sidecar told this client. */

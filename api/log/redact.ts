@@ -80,3 +80,14 @@ export function redactPath(target: string): string {
     .replace(/[^\x21-\x7e]/g, '?');
   return masked.length > MAX_LOGGED_PATH ? `${masked.slice(0, MAX_LOGGED_PATH)}…` : masked;
 }
+
+/**
+ * A server URL (DATABASE_URL, RATE_LIMIT_STORE) for a message or a log line: the password is `***`.
+ * (An operator's own URL may still be redacted further by redact() when a line is logged.)
+ */
+export function urlWithoutPassword(url: string): string {
+  const parsed = URL.parse(url);
+  if (!parsed) return '(unparsable URL)';
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString().replace(/\/$/, '');
+}

@@ -1,7 +1,8 @@
 /** RateLimit-* on the front's own answers: what the sidecar last said to that client, aged, never counted. */
 import { describe, expect, test } from 'vitest';
 import { API_PATHS } from '../../api/contract/index.ts';
-import { RateLimitMirror, policyOf } from '../../api/front/rate-limit-mirror.ts';
+import { rateLimitPolicy } from '../../api/contract/index.ts';
+import { RateLimitMirror } from '../../api/front/rate-limit-mirror.ts';
 
 const limits = { standard: 30, relaxed: 120 };
 function mirror(maxEntries = 10) {
@@ -22,7 +23,7 @@ describe('rate-limit mirror', () => {
     ['/sandbox/api/v1/unknown', 'G@T', 'relaxed'],
   ];
   test.each(policies)('policy: %s %s -> %s (contract part 8)', (path, method, policy) => {
-    expect(policyOf(path, method)).toBe(policy);
+    expect(rateLimitPolicy(path, method)).toBe(policy);
   });
 
   test('mirror: a client never seen gets a fresh window of its policy', () => {

@@ -5,7 +5,7 @@
  * front's (api/front/log.ts); error lines here carry the front's request id.
  */
 import { getRequestIP, type Middleware } from 'h3';
-import { API_VERSION, type Environment, type RateLimitPolicy } from '../../contract/index.ts';
+import { API_VERSION, rateLimitPolicy, type RateLimitPolicy } from '../../contract/index.ts';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../deps.ts';
 import type { Mount } from '../mount.ts';
@@ -26,12 +26,6 @@ export interface LayerDeps {
   mounts: ReadonlyMap<string, { mount: Mount; ctx: RouteContext }>;
 }
 
-/** Part 8: sandbox calls and GET/HEAD on the status probe are 'relaxed', everything else 'standard'. */
-export function policyFor(env: Environment, mount: Mount | undefined, method: string): RateLimitPolicy {
-  if (env === 'sandbox') return 'relaxed';
-  return mount && (mount.route.methods as readonly string[]).includes(method) ? mount.route.rateLimit : 'standard';
-}
-
 export function apiLayer(deps: LayerDeps): Middleware {
   const { config, clock, limiter, trust, mounts } = deps;
   const limits: Record<RateLimitPolicy, number> = {
@@ -43,9 +37,8 @@ export function apiLayer(deps: LayerDeps): Middleware {
     const logger = requestLogger(deps.logger, event.req.headers);
     const method = event.req.method.toUpperCase();
     const path = event.url.pathname;
-    const env: Environment = path === '/sandbox' || path.startsWith('/sandbox/') ? 'sandbox' : 'production';
     const mounted = mounts.get(path);
-    const policy = policyFor(env, mounted?.mount, method);
+    const policy = rateLimitPolicy(path, method);
     const address = clientAddress(getRequestIP(event), event.req.headers.get('x-forwarded-for'), trust);
     const bucket = addressBucket(address, config.RATE_LIMIT_IPV6_PREFIX);
     const decision = await limiter.hit(policy, bucket, limits[policy], clock.now());

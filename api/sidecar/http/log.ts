@@ -8,8 +8,6 @@
 import { redact, redactPath } from '../../log/redact.ts';
 import { acceptableRequestId, REQUEST_ID_HEADER } from '../../log/request-id.ts';
 
-export { redact };
-
 /** A pino logger in the process (api/log/logger.ts); a capturing one in tests. */
 export interface Logger {
   info(line: string): void;
@@ -30,11 +28,6 @@ export function requestLogger(logger: Logger, headers: Headers): Logger {
   let child: Logger | undefined;
   const withId = () => (child ??= logger.child!({ reqId: id }));
   return { info: (line) => withId().info(line), error: (line) => withId().error(line) };
-}
-
-/** The text form of a request line (kept for tests comparing both processes' redaction). */
-export function requestLine(method: string, path: string, status: number, durationMs: number): string {
-  return `${redact(method)} ${redactPath(path)} ${status} ${durationMs.toFixed(1)}ms`;
 }
 
 /** The detail of an unexpected error, for the log only (never for the response). */

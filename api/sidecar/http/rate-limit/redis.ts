@@ -15,6 +15,7 @@
 import { Redis } from 'ioredis';
 import type { RateLimitPolicy } from '../../../contract/index.ts';
 import { StartupError } from '../../store/errors.ts';
+import { urlWithoutPassword } from '../../../log/redact.ts';
 import type { Logger } from '../log.ts';
 import { decide, type RateLimitDecision, type RateLimitStore } from './decision.ts';
 import { MemoryRateLimitStore } from './memory.ts';
@@ -54,13 +55,6 @@ export interface RedisOptions {
   keyPrefix?: string;
 }
 
-/** The URL without its password, for messages. */
-export function displayUrl(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password) parsed.password = '***';
-  return parsed.toString().replace(/\/$/, '');
-}
-
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: Redis;
   readonly #hit: HitCommand;
@@ -78,7 +72,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#prefix = options.keyPrefix ?? 'waitlist:rl:';
     this.#fallback = new MemoryRateLimitStore(options);
     this.#logger = options.logger;
-    this.#where = displayUrl(options.url);
+    this.#where = urlWithoutPassword(options.url);
     redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.#hit = (redis as unknown as { rateLimitHit: HitCommand }).rateLimitHit.bind(redis);
     // Connection errors surface through the commands and the 'ready' event; without a listener
@@ -109,7 +103,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       cause ??= error;
       const why = (cause as NodeJS.ErrnoException).code ?? (cause instanceof Error ? cause.message : String(cause));
       throw new StartupError(
-        `The rate-limit store at ${displayUrl(options.url)} (RATE_LIMIT_STORE) cannot be reached (${why}). ` +
+        `The rate-limit store at ${urlWithoutPassword(options.url)} (RATE_LIMIT_STORE) cannot be reached (${why}). ` +
           'Start Redis or Valkey there, correct RATE_LIMIT_STORE, or unset it to keep the rate-limit windows in this process.',
       );
     }

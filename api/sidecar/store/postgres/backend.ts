@@ -9,7 +9,8 @@ import type { Config } from '../../../config.ts';
 import type { Backend, BackendOptions } from '../backend.ts';
 import { PostgresClients } from './clients.ts';
 import { loadOrCreateSharedKeys } from './keys.ts';
-import { openPool, redactUrl } from './pool.ts';
+import { urlWithoutPassword } from '../../../log/redact.ts';
+import { openPool } from './pool.ts';
 import { migrateSchema } from './schema.ts';
 import { PostgresWaitlistStore } from './waitlist-store.ts';
 
@@ -26,7 +27,7 @@ export async function openPostgresBackend(config: Config, options: BackendOption
       store,
       clients: new PostgresClients(pool),
       keys,
-      describe: async () => `store: PostgreSQL ${redactUrl(url)}, ${await store.count()} records`,
+      describe: async () => `store: PostgreSQL ${urlWithoutPassword(url)}, ${await store.count()} records`,
       async close() {
         await store.close();
         await pool.end();

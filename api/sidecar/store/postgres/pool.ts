@@ -5,18 +5,8 @@
  * check, with the password left out.
  */
 import pg from 'pg';
+import { urlWithoutPassword } from '../../../log/redact.ts';
 import { StartupError } from '../errors.ts';
-
-/** The URL without its password, for messages and the start-up log line. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparsable URL)';
-  }
-}
 
 export interface PoolOptions {
   /** Connections (the sidecar: DATABASE_POOL_SIZE). */
@@ -38,7 +28,7 @@ export async function openPool(url: string, options: PoolOptions): Promise<pg.Po
     await pool.end().catch(() => {});
     const why = error instanceof Error ? error.message : String(error);
     throw new StartupError(
-      `The PostgreSQL database at ${redactUrl(url)} (${setting}) cannot be reached: ${why}. ` +
+      `The PostgreSQL database at ${urlWithoutPassword(url)} (${setting}) cannot be reached: ${why}. ` +
         'Check that the server is running and listens on that host and port, that the database exists, ' +
         'and that the user and password are right' +
         (setting === 'DATABASE_URL' ? '; or unset DATABASE_URL to use the JSON store in DATA_DIR.' : '.'),
