@@ -1,6 +1,6 @@
 /**
  * Operator command for the production OAuth clients (`npm run clients -- --help`): create, list,
- * delete, on whichever engine the configuration selects (store/backend.ts openClientRegistry:
+ * delete, on whichever engine the configuration selects (store/open-backend.ts openClientRegistry:
  * DATA_DIR/clients.json, or the clients table with DATABASE_URL). Secrets are stored only as
  * salted scrypt hashes and printed once, at creation. A running sidecar sees every change on its
  * next token request, without a restart. The sandbox client is built in and not listed.
@@ -8,7 +8,7 @@
 import { configOrExit } from '../api/config.ts';
 import { SCOPES, TOKEN_TTL_SECONDS } from '../api/contract/index.ts';
 import { hashSecret, newClientId, newClientSecret, type ClientRecord, type ClientRegistry } from '../api/sidecar/domain/clients.ts';
-import { openClientRegistry } from '../api/sidecar/store/backend.ts';
+import { openClientRegistry } from '../api/sidecar/store/open-backend.ts';
 import { EXIT, main, printJson, type Program } from './cli.ts';
 
 async function withClients<T>(use: (clients: ClientRegistry) => Promise<T>): Promise<T> {

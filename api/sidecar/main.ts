@@ -1,6 +1,6 @@
 /**
  * The sidecar process: `node api/sidecar/main.ts`. Configuration -> storage backend (store, keys,
- * clients; JSON: under the data-directory lock; store/backend.ts) -> rate-limit engine -> listen
+ * clients; JSON: under the data-directory lock; store/open-backend.ts) -> rate-limit engine -> listen
  * where SIDECAR_LISTEN says (DATA_DIR/sidecar.sock by default; listen.ts). Logs where it listens
  * and, when started with an IPC channel, sends `{type: 'ready', url, socketPath?}` to the parent.
  * SIGINT, SIGTERM, the loss of that channel (the parent died) or, under npm start, the front's
@@ -18,7 +18,8 @@ import { systemClock } from './deps.ts';
 import { createLogger } from '../log/logger.ts';
 import { answerMetrics } from '../metrics/ipc.ts';
 import { openRateLimitStore, type RateLimitStore } from './http/rate-limit/index.ts';
-import { openBackend, type Backend } from './store/backend.ts';
+import type { Backend } from './store/backend.ts';
+import { openBackend } from './store/open-backend.ts';
 import { StartupError } from './store/errors.ts';
 import { onStopRequest } from './stop-request.ts';
 

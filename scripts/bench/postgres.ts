@@ -31,7 +31,7 @@ import { systemClock } from '../../api/sidecar/deps.ts';
 import { hashSecret, type ClientRecord } from '../../api/sidecar/domain/clients.ts';
 import { CONSENT_TEXT_VERSION } from '../../api/sidecar/domain/consent.ts';
 import { silentLogger } from '../../api/sidecar/http/log.ts';
-import { openBackend } from '../../api/sidecar/store/backend.ts';
+import { openBackend } from '../../api/sidecar/store/open-backend.ts';
 import { clientsPath, writeClients } from '../../api/sidecar/store/json/clients-file.ts';
 import { PostgresClients } from '../../api/sidecar/store/postgres/clients.ts';
 import { migrateSchema } from '../../api/sidecar/store/postgres/schema.ts';

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SidecarChannel } from '../../api/sidecar/operator/client.ts';
 import { operatorSocketPath } from '../../api/sidecar/operator/protocol.ts';
-import { openBackend, type Backend } from '../../api/sidecar/store/backend.ts';
+import type { Backend } from '../../api/sidecar/store/backend.ts';
+import { openBackend } from '../../api/sidecar/store/open-backend.ts';
 import { openJsonBackend } from '../../api/sidecar/store/json/backend.ts';
 import { testConfig } from './support/harness.ts';
 

@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Config } from '../../config.ts';
-import { openBackend } from '../store/backend.ts';
+import { openBackend } from '../store/open-backend.ts';
 import { StartupError } from '../store/errors.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from '../store/json/waitlist-store.ts';
 import { acquireLock, dataDirLockPath, LockHeldError } from '../store/lock.ts';

@@ -1,7 +1,7 @@
 /**
  * The waitlist store as the rest of the code sees it (issue 11, "the store as one asynchronous
  * interface"): routes, statistics, operator commands and tests use only this. One implementation
- * per engine: store/json/ (the embedded default) and store/postgres/; store/backend.ts picks one.
+ * per engine: store/json/ (the embedded default) and store/postgres/; store/open-backend.ts picks one.
  * Addresses are passed already normalised (domain/email.ts).
  */
 import type { Lang, WaitlistSignup, WaitlistStats } from '../../contract/index.ts';

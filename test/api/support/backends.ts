@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import type { Config } from '../../../api/config.ts';
 import type { ClientRecord, ClientRegistry } from '../../../api/sidecar/domain/clients.ts';
 import type { WaitlistRecord } from '../../../api/sidecar/domain/record.ts';
-import { openBackend } from '../../../api/sidecar/store/backend.ts';
+import { openBackend } from '../../../api/sidecar/store/open-backend.ts';
 import { recordFromRow } from '../../../api/sidecar/store/postgres/record-row.ts';
 import type { WaitlistStore } from '../../../api/sidecar/store/waitlist-store.ts';
 import { postgresBinDir, startPostgres, type PostgresEngine } from '../../support/engines/postgres.ts';

@@ -3,7 +3,7 @@
  * live in the database, which is the single source for any number of instances (no data-directory
  * lock: it would mean nothing across machines). Opening it connects (an unreachable server stops
  * the start with one paragraph), brings the schema to its version under an advisory lock and reads
- * or creates the shared keys. Loaded only by store/backend.ts when DATABASE_URL is set.
+ * or creates the shared keys. Loaded only by store/open-backend.ts when DATABASE_URL is set.
  */
 import type { Config } from '../../../config.ts';
 import type { Backend, BackendOptions } from '../backend.ts';

@@ -1,6 +1,6 @@
 /**
  * The connection pool of the PostgreSQL backend (node-postgres). Loaded only through the dynamic
- * import in store/backend.ts, so `pg` is never loaded without DATABASE_URL. An unreachable or
+ * import in store/open-backend.ts, so `pg` is never loaded without DATABASE_URL. An unreachable or
  * refusing server at start is a StartupError: one paragraph saying what failed, where, and what to
  * check, with the password left out.
  */

@@ -1,0 +1,30 @@
+/**
+ * The storage engine, chosen once from the configuration: the JSON files in DATA_DIR (the default,
+ * store/json/) or PostgreSQL when DATABASE_URL is set (store/postgres/, loaded only then, so the
+ * driver is never imported without it). Everything above this seam sees a Backend (backend.ts).
+ */
+import type { Config } from '../../config.ts';
+import type { ClientRegistry } from '../domain/clients.ts';
+import type { Backend, BackendOptions } from './backend.ts';
+
+export async function openBackend(config: Config, options: BackendOptions = {}): Promise<Backend> {
+  if (config.DATABASE_URL) {
+    const { openPostgresBackend } = await import('./postgres/backend.ts');
+    return openPostgresBackend(config, options);
+  }
+  const { openJsonBackend } = await import('./json/backend.ts');
+  return openJsonBackend(config, options);
+}
+
+/**
+ * The clients alone, for `npm run clients`: the JSON engine needs no lock and no waitlist for
+ * them (the file has its own lock); PostgreSQL opens its backend, which is cheap.
+ */
+export async function openClientRegistry(config: Config): Promise<{ clients: ClientRegistry; close(): Promise<void> }> {
+  if (config.DATABASE_URL) {
+    const backend = await openBackend(config);
+    return { clients: backend.clients, close: () => backend.close() };
+  }
+  const { openJsonClients } = await import('./json/backend.ts');
+  return { clients: await openJsonClients(config), close: async () => {} };
+}
