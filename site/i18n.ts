@@ -1,7 +1,7 @@
 /** Every UI string of the site, in both languages (page copy lives in content/). */
 import { CONSENT_OPERATOR_PLACEHOLDER, CONSENT_TEXT } from '../api/contract/consent.ts';
 import type { Building, Lang, Role } from '../api/contract/enums.ts';
-import { BRAND } from './brand.ts';
+import { BRAND } from '../api/contract/brand.ts';
 
 /** The consent sentence lives with its version in the contract; here the operator's name goes in. */
 function consentLabel(lang: Lang): Pick<Ui['form'], 'consentBefore' | 'consentLink' | 'consentAfter'> {

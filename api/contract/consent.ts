@@ -9,7 +9,7 @@
  */
 import type { Lang } from './enums.ts';
 
-/** Stands for the operator's legal name (site/brand.ts), which the site fills in. */
+/** Stands for the operator's legal name (api/contract/brand.ts), which the site fills in. */
 export const CONSENT_OPERATOR_PLACEHOLDER = '{operator}';
 
 /** The sentence as the label shows it: `before`, then `link` (to the privacy page), then `after`. */

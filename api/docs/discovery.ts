@@ -4,7 +4,7 @@
  * Values with zero elements are never emitted (RFC 8414 §3.2, RFC 9728 §3.2).
  */
 import { ENVIRONMENTS, SCOPES, TokenRequest, environmentUrls, type Environment } from '../contract/index.ts';
-import { BRAND } from '../../site/brand.ts';
+import { BRAND } from '../contract/brand.ts';
 
 /** RFC 9727 §4.2: the catalog's media type, with the profile parameter it SHOULD carry. */
 export const API_CATALOG_CONTENT_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';

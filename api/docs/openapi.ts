@@ -19,7 +19,7 @@ import {
   type Environment,
   type Route,
 } from '../contract/index.ts';
-import { BRAND } from '../../site/brand.ts';
+import { BRAND } from '../contract/brand.ts';
 import { headerComponents } from './headers.ts';
 import { componentSchemas, type SchemaIo } from './json-schemas.ts';
 import { headOperation, methodKey, operation, SCHEME } from './operations.ts';

@@ -5,7 +5,7 @@
  */
 import type { Heading, Root, RootContent } from 'mdast';
 import type { Lang } from '../../api/contract/enums.ts';
-import { BRAND } from '../brand.ts';
+import { BRAND } from '../../api/contract/brand.ts';
 import { stringifyMarkdown, walk } from './markdown.ts';
 import { LLMS_FULL_MAX_BYTES, llmsFullPath } from './llms-full-path.ts';
 import type { Page } from './pages.ts';

@@ -6,7 +6,7 @@ import type { Lang } from '../../api/contract/enums.ts';
 import { LANGS } from '../../api/contract/enums.ts';
 import { API_DESCRIPTION_VERSION, OPENAPI_VERSION, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, STATS_SCOPE, TOKEN_TTL_SECONDS } from '../../api/contract/limits.ts';
 import { environmentUrls } from '../../api/contract/paths.ts';
-import { BRAND } from '../brand.ts';
+import { BRAND } from '../../api/contract/brand.ts';
 import { llmsFullPath } from './llms-full-path.ts';
 import type { Page } from './pages.ts';
 

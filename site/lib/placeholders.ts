@@ -13,7 +13,7 @@ import {
   TOKEN_TTL_SECONDS,
 } from '../../api/contract/limits.ts';
 import type { Lang } from '../../api/contract/enums.ts';
-import { BRAND } from '../brand.ts';
+import { BRAND } from '../../api/contract/brand.ts';
 import { BASE_URL } from './site-config.ts';
 
 export function placeholderValues(lang: Lang): Record<string, string> {

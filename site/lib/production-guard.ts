@@ -4,7 +4,7 @@
  * samples this repository ships with. Building (astro.config.mjs) and starting (scripts/start.ts)
  * refuse with the list of what to fill in; ALLOW_SAMPLE_DETAILS=true lets a staging site through.
  */
-import { BRAND } from '../brand.ts';
+import { BRAND } from '../../api/contract/brand.ts';
 
 /**
  * What marks a sample value: the reserved example domains and TLDs (RFC 2606, RFC 6761), the German
@@ -45,7 +45,7 @@ export interface GuardInput {
 /** Every sample value still in place, one line each; empty when nothing is left to fill in. */
 export function sampleDetails(securityContact: string, operator: Operator = BRAND.operator): string[] {
   const found = OPERATOR_FIELDS.filter(({ key }) => isSample(operator[key])).map(
-    ({ key, what }) => `${what}: "${operator[key]}" (site/brand.ts, operator.${key})`,
+    ({ key, what }) => `${what}: "${operator[key]}" (api/contract/brand.ts, operator.${key})`,
   );
   if (isSample(securityContact)) found.push(`security contact: "${securityContact}" (SECURITY_CONTACT)`);
   return found;

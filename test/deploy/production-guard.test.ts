@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { BRAND } from '../../site/brand.ts';
+import { BRAND } from '../../api/contract/brand.ts';
 import { isSample, productionGuardProblem, sampleDetails } from '../../site/lib/production-guard.ts';
 import { ROOT, stackEnv } from '../support/stack.ts';
 
@@ -67,7 +67,7 @@ function run(args: string[], settings: Record<string, string>): Promise<{ code: 
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
 }
 
-// The shipped repository still holds the samples: these hold as long as site/brand.ts does.
+// The shipped repository still holds the samples: these hold as long as api/contract/brand.ts does.
 describe.runIf(sampleDetails('mailto:security@example.org').length > 0)('production guard in the real entry points (shipped samples)', () => {
   const dirs: string[] = [];
   afterEach(async () => {

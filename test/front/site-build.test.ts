@@ -41,7 +41,7 @@ describe('npm start builds only when needed', () => {
     expect(await staleReason(root, config())).toBeUndefined();
   });
 
-  test.each(['content/en/new-page.md', 'site/brand.ts', 'api/contract/limits.ts', 'astro.config.mjs', 'package-lock.json'])(
+  test.each(['content/en/new-page.md', 'site/i18n.ts', 'api/contract/limits.ts', 'astro.config.mjs', 'package-lock.json'])(
     'stale: %s changed after the last build -> build',
     async (input) => {
       await touch('dist/index.html', T0);

@@ -16,7 +16,7 @@ import {
 import { methodKey } from '../../api/docs/operations.ts';
 import { buildOpenApiDocument } from '../../api/docs/openapi.ts';
 import type { HeaderObject, OperationObject, Ref } from '../../api/docs/openapi-types.ts';
-import { BRAND } from '../../site/brand.ts';
+import { BRAND } from '../../api/contract/brand.ts';
 import { schemaErrors } from '../support/openapi.ts';
 
 const BASE = 'https://waitlist.example.net';

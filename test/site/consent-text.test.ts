@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CONSENT_OPERATOR_PLACEHOLDER, CONSENT_TEXT_SHA256, CONSENT_TEXT_VERSION } from '../../api/contract/consent.ts';
 import { LANGS } from '../../api/contract/enums.ts';
 import { PAGE_PATHS } from '../../api/contract/paths.ts';
-import { BRAND } from '../../site/brand.ts';
+import { BRAND } from '../../api/contract/brand.ts';
 import { UI } from '../../site/i18n.ts';
 import { FIELD } from '../../site/lib/signup-fields.ts';
 import { htmlFileOf, read } from './support/dist.ts';
@@ -22,7 +22,7 @@ describe('consent text', () => {
     const sha256 = createHash('sha256').update(JSON.stringify(shown)).digest('hex');
     expect(
       sha256,
-      `The consent sentence (api/contract/consent.ts, or the operator name in site/brand.ts) changed, but CONSENT_TEXT_VERSION ` +
+      `The consent sentence (api/contract/consent.ts, or the operator name in api/contract/brand.ts) changed, but CONSENT_TEXT_VERSION ` +
         `"${CONSENT_TEXT_VERSION}" still names the old wording, so new records would claim their owners agreed to it. ` +
         `Set CONSENT_TEXT_VERSION to the date the new wording goes live and CONSENT_TEXT_SHA256 to "${sha256}".`,
     ).toBe(CONSENT_TEXT_SHA256);

@@ -5,7 +5,7 @@ import { loadConfig } from '../../api/config.ts';
 import { DEFAULT_LANG, LANGS } from '../../api/contract/enums.ts';
 import { SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET } from '../../api/contract/limits.ts';
 import { DISCOVERY_PATHS, PAGE_PATHS, environmentUrls, twinPath } from '../../api/contract/paths.ts';
-import { BRAND } from '../../site/brand.ts';
+import { BRAND } from '../../api/contract/brand.ts';
 import { buildSecurityTxt, SECURITY_TXT_LIFETIME_DAYS } from '../../site/lib/security-txt.ts';
 import { BASE_URL, fileFor, htmlFileOf, htmlPages, read, requireBuild, resolves } from './support/dist.ts';
 import { links, tags } from './support/html.ts';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Locator, Page, Request } from 'playwright-core';
 import type { Lang, Source } from '../../../api/contract/enums.ts';
 import { API_PATHS, THANKS_PATHS } from '../../../api/contract/paths.ts';
-import { BRAND } from '../../../site/brand.ts';
+import { BRAND } from '../../../api/contract/brand.ts';
 import { FIELD } from '../../../site/lib/signup-fields.ts';
 import { ROOT } from '../../support/stack.ts';
 

@@ -1,6 +1,8 @@
 /**
  * Product and operator names: the one place they are written. Pages, the OpenAPI document,
- * llms.txt and the discovery documents read them from here.
+ * llms.txt, the discovery documents and the invitation messages read them from here; it sits beside
+ * the contract because both the site and the API's generated documents need it, and api/ never
+ * imports from site/.
  */
 export const BRAND = {
   product: 'Nimbus',
