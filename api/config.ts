@@ -68,7 +68,7 @@ function serverUrl(kind: string, protocols: readonly string[], example: string) 
     });
 }
 
-/** DATABASE_URL (issue 11): selects the PostgreSQL store. */
+/** DATABASE_URL: selects the PostgreSQL store (unset: the embedded JSON store). */
 const databaseUrl = serverUrl('PostgreSQL', ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');
 
 /** contentsignals.org: `search`, `ai-input`, `ai-train`, each `yes` or `no`, comma-separated. */

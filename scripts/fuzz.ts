@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz [-- --runs N --seed S --concurrency C --url URL]`: the fuzz suite of issue 8 at
+ * `npm run fuzz [-- --runs N --seed S --concurrency C --url URL]`: the fuzz suite (test/fuzz/) at
  * full size. Sends generated hostile requests (test/fuzz/) to a stack and prints the counts by
  * status and every failure (no 5xx, no hang, every /api answer documented). Without --url it
  * builds the site into a temp dir and starts a stack of its own (scripts/start.ts, fresh temp

@@ -79,7 +79,7 @@ async function failed(message: string): Promise<never> {
   process.exit(1);
 }
 
-// Issue 9, "Fail fast": a clash is reported before a build that may take seconds.
+// Fail fast: a clash is reported before a build that may take seconds.
 const problems = await preflight(config);
 if (problems.length > 0) await failed(`cannot start: ${problems.join(' ')}`);
 const reason = await staleReason(root, config);

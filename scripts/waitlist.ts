@@ -121,7 +121,7 @@ const program: Program = {
       synopsis: 'migrate --to URL [--json]',
       help: [
         "Copies DATA_DIR's JSON waitlist, OAuth clients and generated token keys into PostgreSQL in one",
-        'transaction and prints the counts it compared (issue 11). Safe to run again: an address already in the',
+        'transaction and prints the counts it compared. Safe to run again: an address already in the',
         'database is merged with it (the newer consent wins, answers are kept, nothing newer is undone); clients',
         'and keys already there are kept. Stop the JSON service first, or run it again after the switch.',
         '  --to URL   the database, e.g. "$DATABASE_URL" (postgres://user:password@host:5432/database)',

@@ -1,5 +1,5 @@
 /**
- * A request body at the front, both ways of the limit (issue 8, item 1):
+ * A request body at the front, both ways of the limit, so one client's upload never stalls another's request:
  * - the sidecar is passed at most BODY_LIMIT_BYTES + 1 bytes, enough to see that a body is too
  *   large (413), never more. It therefore always reads the whole body it is sent, its connection
  *   stays in step, and no sidecar connection is left holding the unread rest of one client's

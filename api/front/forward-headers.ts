@@ -52,7 +52,7 @@ export function responseHeaders(headers: http.IncomingHttpHeaders): (string | st
     if (value === undefined || HOP_BY_HOP.has(name) || named?.has(name)) continue;
     out.push(name, value);
   }
-  // Every API answer is nosniff (issue 8), whatever the sidecar remembered to send.
+  // Every API answer is nosniff (no browser renders an API body), whatever the sidecar remembered to send.
   if (headers['x-content-type-options'] === undefined) out.push('X-Content-Type-Options', 'nosniff');
   return out;
 }

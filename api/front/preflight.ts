@@ -1,5 +1,5 @@
 /**
- * What `npm start` checks before it spends seconds on a build (issue 9, "Fail fast"): every port
+ * What `npm start` checks before it spends seconds on a build, so a clash fails fast: every port
  * it will listen on is free and distinct, and the data directory exists or can be created and is
  * writable. Each problem names the variable to change.
  */

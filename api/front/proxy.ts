@@ -4,7 +4,7 @@
  * the sidecar is down, slow to connect or dies mid-request, the client gets the contract's JSON 500
  * instead of a hang.
  *
- * One client's request never changes another's answer (issue 8):
+ * One client's request never changes another's answer:
  * - the sidecar is sent at most BODY_LIMIT_BYTES + 1 bytes of a body (body-cap.ts), so it always
  *   reads to the end what it is sent and its connections stay in step; an answer that comes while
  *   undici is still sending makes undici drop that connection, and a `Connection: close` from the

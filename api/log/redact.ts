@@ -1,5 +1,5 @@
 /**
- * The one log redaction both processes use (issue 8, item 8). Text that reaches a log line may
+ * The one log redaction both processes use. Text that reaches a log line may
  * carry an e-mail address or a token in any spelling a client chooses, so each word is judged by
  * what it decodes to: percent-encoding peeled off repeatedly (`%2540` -> `%40` -> `@`), Unicode
  * compatibility forms folded (NFKC: full-width `＠` U+FF20 and small `﹫` U+FE6B become `@`), and

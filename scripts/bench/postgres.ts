@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (PostgreSQL part, issue 11): the sidecar app on the PostgreSQL store at 1,000,000
+ * `npm run bench` (PostgreSQL part): the sidecar app on the PostgreSQL store at 1,000,000
  * records beside the JSON store at 100,000, in the same run, on the same load:
  * - sign-ups: 32 concurrent clients posting distinct addresses for `--duration` s (default 10):
  *   sign-ups/s, p50/p99/max latency, the largest event-loop stall of the sidecar meanwhile;

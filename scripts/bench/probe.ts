@@ -3,7 +3,7 @@
  * front of the same sidecar: the front itself, the floor (bare-proxy.ts, the least a node:http
  * proxy can do) and nginx (nginx-proxy.conf, kept-alive upstream). At 1 and 32 connections it
  * prints req/s, p50, p99 and mean latency (to the microsecond), what each proxy adds to the direct
- * latency, and CPU per request of the proxy and of the sidecar. The issue's target: the front
+ * latency, and CPU per request of the proxy and of the sidecar. The target: the front
  * adds at most 30 %. Routes are measured in interleaved rounds (default 3) and the per-metric
  * median is shown, so one noisy moment on a busy machine does not decide a row.
  *

@@ -1,5 +1,5 @@
 /**
- * Rate limits (issue 8 item 10, issue 11 "Shared rate limits"):
+ * Rate limits, in memory and shared in Redis:
  * 1. memory: two identical floods of distinct client addresses, one after the other, through the
  *    in-memory windows with the default caps; the process's RSS after the second flood must stay
  *    within 10 % of the RSS after the first (the tables are bounded per policy). Exit 1 otherwise.

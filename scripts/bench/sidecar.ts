@@ -11,7 +11,7 @@
  * (default 10), `--sizes=a,b,…` store sizes (default 1000,100000); the whole run aborts after a
  * fixed guard.
  *
- * Targets (issue 3): at 100,000 records p99 sign-up latency <= 250 ms, no stall over 100 ms;
+ * Targets: at 100,000 records p99 sign-up latency <= 250 ms, no stall over 100 ms;
  * the front adds <= 30 % to the status probe's latency.
  */
 import { fork, type ChildProcess } from 'node:child_process';

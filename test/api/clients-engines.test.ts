@@ -1,5 +1,5 @@
 /**
- * The production clients through the token endpoint, on both engines (issue 11): the registry's
+ * The production clients through the token endpoint, on both engines: the registry's
  * clients authenticate with client_secret_basic and client_secret_post, a wrong secret or unknown id
  * is refused, and a client created or deleted through the registry (what `npm run clients` does)
  * counts at the next request, without a restart.

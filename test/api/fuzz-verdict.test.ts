@@ -1,6 +1,6 @@
 /**
  * The fuzz suite's judge (test/fuzz/verdict.ts) and its raw response reader, held to the answers
- * the issue found: a bare parser 400 on an API path, a 5xx, a hang and a dropped connection fail;
+ * it must catch: a bare parser 400 on an API path, a 5xx, a hang and a dropped connection fail;
  * a documented answer passes.
  */
 import { describe, expect, it } from 'vitest';

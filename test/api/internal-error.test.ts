@@ -1,5 +1,5 @@
 /**
- * Issue 8, item 6: a client that hangs up is logged as such (at most one quiet line), never as an
+ * A client that hangs up is logged as such (at most one quiet line), never as an
  * internal error; a genuine internal error logs one line with an error id, and the 500 body
  * carries nothing from the inside.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 8, item 7: the data-directory lock tells a dead or zombie holder from a live one, so a
+ * The data-directory lock tells a dead or zombie holder from a live one, so a
  * restart right after a SIGKILL succeeds even while the killed sidecar is not yet reaped.
  * Linux only where /proc is read (zombies and pid start times are Linux notions).
  */

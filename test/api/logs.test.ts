@@ -1,5 +1,5 @@
 /**
- * Logs (issue 9): the pino logger of both processes (time, level, process name, redaction of every
+ * Logs: the pino logger of both processes (time, level, process name, redaction of every
  * string), and the sidecar's part: no request lines of its own (the front writes the one line per
  * request), error lines carrying the front's request id.
  */

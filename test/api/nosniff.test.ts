@@ -1,4 +1,4 @@
-/** Issue 8, item 9: `X-Content-Type-Options: nosniff` on every answer of the sidecar's API. */
+/** `X-Content-Type-Options: nosniff` on every answer of the sidecar's API. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, ENVIRONMENTS, ROUTES } from '../../api/contract/index.ts';
 import { send } from '../support/request.ts';

@@ -1,4 +1,4 @@
-/** DATABASE_URL in api/config.ts (issue 11): which URLs select PostgreSQL, and a bad one names the variable, never its password. */
+/** DATABASE_URL in api/config.ts: which URLs select PostgreSQL, and a bad one names the variable, never its password. */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../api/config.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The migration from the JSON data directory to PostgreSQL (issue 11, "Migration in one command"):
+ * The migration from the JSON data directory to PostgreSQL in one command:
  * waitlist, clients and keys in one transaction, compared, safe to run again, never undoing a
  * newer row; the export of both stores is then the same. Skipped by name without PostgreSQL.
  */

@@ -1,5 +1,5 @@
 /**
- * The real sidecar with DATABASE_URL (issue 11): two processes on one PostgreSQL share the waitlist,
+ * The real sidecar with DATABASE_URL: two processes on one PostgreSQL share the waitlist,
  * the OAuth clients (written by `npm run clients`) and the token keys; an unreachable database stops
  * the start with one paragraph. Skipped by name without PostgreSQL.
  */

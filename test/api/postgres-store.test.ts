@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL backend's parts against a real throwaway server (issue 11): schema under an
+ * The PostgreSQL backend's parts against a real throwaway server: schema under an
  * advisory lock, the merge rules of one upsert, concurrency, statistics and their cache, export,
  * erasure, and clients and keys shared by two instances. Skipped by name without PostgreSQL.
  */

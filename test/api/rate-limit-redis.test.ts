@@ -1,5 +1,5 @@
 /**
- * Shared rate-limit windows in Redis/Valkey (issue 11, "Shared rate limits", "Backend selection"):
+ * Shared rate-limit windows in Redis/Valkey:
  * the setting, instances counting together, a start against an unreachable engine, and what
  * happens while the engine goes away and comes back (docs/api.md, "Rate limits on Redis").
  * A throwaway redis-server per file; skipped by name where none is installed.

@@ -1,5 +1,5 @@
 /**
- * The JSON store keeps its statistics as it changes (issue 11); these properties hold them equal
+ * The JSON store keeps its statistics as it changes, so a stats answer never walks the records; these properties hold them equal
  * to a full recount (domain/stats.ts computeStats) after random sign-ups, repeats and erasures,
  * at window boundaries to the millisecond, and after a reopen (counts rebuilt from the file).
  */

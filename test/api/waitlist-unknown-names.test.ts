@@ -1,6 +1,6 @@
 /**
  * Contract part 2: "An unknown field is rejected with 400 invalid_request. It is never ignored."
- * Issue 8, item 3: names that touch the prototype chain used to be swallowed by the form channel.
+ * Names that touch the prototype chain (`__proto__`, `constructor`) are the ones a plain object would swallow.
  * Every name outside the schema, through both channels, on both paths and environments.
  */
 import fc from 'fast-check';

@@ -1,5 +1,5 @@
 /**
- * The request log of `npm start` (issue 9, "Logs"): one JSON line per request for the whole
+ * The request log of `npm start`: one JSON line per request for the whole
  * product, written by the front (an API request is not logged again by the sidecar), with time,
  * level, process, request id, method, path without query, status and duration; no query string,
  * address or token anywhere.

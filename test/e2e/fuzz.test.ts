@@ -1,5 +1,5 @@
 /**
- * The fuzz suite (issue 8): generated hostile requests (test/fuzz/) against the real front and
+ * The fuzz suite: generated hostile requests (test/fuzz/) against the real front and
  * sidecar of a stack of its own, over every endpoint, production and sandbox, through node:http
  * and raw sockets. Seeded: a failure names the request's index, and the same seed replays it
  * (`npm run fuzz -- --seed N --runs M` runs more of them and prints the counts by status).

@@ -1,5 +1,5 @@
 /**
- * Issue 8 on the real stack (npm start: front + sidecar child): one client's oversize uploads,
+ * Hostile clients on the real stack (npm start: front + sidecar child): one client's oversize uploads,
  * slow connections and malformed requests never change another client's answer or its timing;
  * the sidecar is reachable over its Unix socket only; parser refusals get the API's JSON shape.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 9, "Metrics": Prometheus text on a separate listener, off unless METRICS_PORT is set,
+ * Metrics: Prometheus text on a separate listener, off unless METRICS_PORT is set,
  * bound to loopback, never reachable through the public port. The front counts what it sees;
  * the sidecar's store numbers arrive over the supervisor's IPC channel when scraped.
  */

@@ -1,7 +1,6 @@
 /**
  * Two instances (each a real front + sidecar, own DATA_DIR and port) sharing one PostgreSQL
- * (DATABASE_URL) and one Redis (RATE_LIMIT_STORE), as behind a balancer (issue 11, "Engines in
- * tests and CI"). Both serve one site built for one BASE_URL, as behind one balancer. The front
+ * (DATABASE_URL) and one Redis (RATE_LIMIT_STORE), as behind a balancer. Both serve one site built for one BASE_URL, as behind one balancer. The front
  * believes X-Forwarded-For from loopback (TRUST_PROXY), so each scenario is its own client.
  * Skipped by name where PostgreSQL or Redis is not installed (REQUIRE_ENGINES=1: a failure).
  */

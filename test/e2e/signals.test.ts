@@ -1,5 +1,5 @@
 /**
- * Issue 9, "Signals": `npm start` stops cleanly whether SIGTERM or SIGINT goes to the npm process,
+ * Signals: `npm start` stops cleanly whether SIGTERM or SIGINT goes to the npm process,
  * to the node process, or to the whole process group (what Docker, systemd, pm2 or a terminal's
  * Ctrl-C do): a request in flight finishes, the store is released (its lock file is gone), both
  * processes are gone and nothing listens on the port afterwards.

@@ -1,5 +1,5 @@
 /**
- * Issue 9, "Start-up cost": `npm start` right after `npm run build` with the same settings serves
+ * Start-up cost: `npm start` right after `npm run build` with the same settings serves
  * the build at once instead of building again.
  */
 import { spawn } from 'node:child_process';

@@ -346,7 +346,7 @@ describe('proxy: sidecar down or failing -> JSON 500', () => {
   });
 });
 
-describe('proxy: one client cannot poison a sidecar connection (issue 8)', () => {
+describe('proxy: one client cannot poison a sidecar connection', () => {
   /** Reads the whole body like a patient sidecar and reports what arrived. */
   const measuring = (): { seen: Seen; handler: http.RequestListener } => recorder(413);
 

@@ -1,5 +1,5 @@
 /**
- * The request id (issue 9, "Logs"): the front gives every request one, takes a proxy's
+ * The request id: the front gives every request one, takes a proxy's
  * X-Request-Id only from a TRUST_PROXY peer, and passes its id (never the client's) to the sidecar.
  */
 import http from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * Issue 9, "Fail fast": `npm start` checks every port it will listen on and the data directory
+ * Fail fast: `npm start` checks every port it will listen on and the data directory
  * before the site build starts, and a problem names the variable to change.
  */
 import { spawn } from 'node:child_process';

@@ -1,7 +1,7 @@
 /**
  * The raw channel: a generated request written as bytes on a socket, optionally with one flaw
- * that Node's HTTP parser (or a careful server) must refuse: issue 8, item 4 lists lying or
- * non-numeric Content-Length, Transfer-Encoding with Content-Length and invalid methods among them.
+ * that Node's HTTP parser (or a careful server) must refuse: lying or non-numeric
+ * Content-Length, Transfer-Encoding with Content-Length and invalid methods among them.
  * Every raw request says `Connection: close` and half-closes after writing, so the end of the
  * answer is the end of the connection.
  */

@@ -1,5 +1,5 @@
 /**
- * Generated hostile requests (issue 8, the fuzz suite): fast-check arbitraries over every endpoint
+ * Generated hostile requests (the fuzz suite): fast-check arbitraries over every endpoint
  * of both environments, unknown API paths and a few pages, with hostile methods, targets, headers
  * and bodies. Two channels: `http` (node:http, well-formed, kept-alive connections) and `raw`
  * (bytes on a node:net socket, so framing and syntax Node's own client would refuse reach the

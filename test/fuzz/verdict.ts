@@ -1,5 +1,5 @@
 /**
- * What a fuzzed answer must be (issue 8): never a 5xx, never a hang, and every answer to a path
+ * What a fuzzed answer must be: never a 5xx, never a hang, and every answer to a path
  * under /api/ or /sandbox/api/ held to the OpenAPI document: a documented JSON error shape with
  * X-API-Version, the four RateLimit-* fields and nosniff. A request the HTTP parser must refuse
  * (a raw flaw, or a method Node's parser does not know) has no operation to be held to, so its

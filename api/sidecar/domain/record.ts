@@ -1,5 +1,5 @@
 /**
- * A waitlist record and how a sign-up is merged into it (issue 3, "The store"; contract part 3:
+ * A waitlist record and how a sign-up is merged into it (contract part 3:
  * a repeated address updates its record). Pure: times are passed in.
  */
 import { z } from 'zod';

@@ -7,7 +7,7 @@
  * Contract part 2: "An unknown field is rejected with 400 invalid_request. It is never ignored."
  * Both channels copy into a null-prototype object and check every name against the schema's own
  * fields first, so `__proto__`, `constructor` or `prototype` can neither set a prototype (which a
- * plain `{}` would do, hiding the name from the strict schema) nor slip through (issue 8, item 3).
+ * plain `{}` would do, hiding the name from the strict schema) nor slip through unrejected.
  */
 import { DEFAULT_LANG, LANGS, WaitlistSignup, type Lang } from '../../contract/index.ts';
 import { normaliseEmail } from './email.ts';

@@ -1,5 +1,5 @@
 /**
- * The one middleware every request passes (issue 3, "Every response"): rate limiting, the routing
+ * The one middleware every request passes, so every response has the same shape: rate limiting, the routing
  * of unknown paths to 404, error rendering, the API headers on every answer (X-API-Version and
  * the four RateLimit-* fields, plus the route's own), HEAD without a body. Request lines are the
  * front's (api/front/log.ts); error lines here carry the front's request id.

@@ -5,7 +5,7 @@
  *
  * A refused body's rest is read and discarded up to another `limit` bytes, so the connection stays
  * in step for the next request; a body longer still is left unread and the answer says
- * `Connection: close` (issue 8: an unread body must never become the next request's start).
+ * `Connection: close` (an unread body must never become the next request's start).
  */
 import { ApiError } from './errors.ts';
 

@@ -1,5 +1,5 @@
 /**
- * What an exception that is not an ApiError means, and what is logged (issue 8, item 6):
+ * What an exception that is not an ApiError means, and what is logged:
  * - the client hung up (its connection closed before the answer, usually while its body was being
  *   read): nothing went wrong here, so one quiet line, no stack, and no internal error;
  * - anything else is a bug or an I/O failure: one error line with a fresh error id and the

@@ -1,6 +1,6 @@
 /**
  * Response builders: every API body is compact JSON with `Content-Type: application/json`, and
- * every answer says `X-Content-Type-Options: nosniff` (issue 8, item 9), so a browser never
+ * every answer says `X-Content-Type-Options: nosniff`, so a browser never
  * sniffs an API answer (a body, an error, a 303) into something it would render.
  */
 const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const;

@@ -1,5 +1,5 @@
 /**
- * The operator channel of the JSON engine (issue 11, "operator tasks with no downtime"): the
+ * The operator channel of the JSON engine, so operator tasks need no downtime: the
  * sidecar, single writer of the waitlist file, serves a tiny HTTP API on the Unix socket
  * DATA_DIR/operator.sock (mode 0600, in a 0700 directory, never behind the front or any TCP port),
  * and `npm run waitlist` talks to it while the sidecar runs. Addresses travel in request bodies,

@@ -1,7 +1,7 @@
 /**
  * Is the process that wrote a lock still holding it? `kill(pid, 0)` alone says yes for a zombie
  * (killed, not yet reaped by its parent) and for a stranger that got the pid later, so a restart
- * right after a SIGKILL was refused (issue 8, item 7). On Linux /proc tells them apart:
+ * right after a SIGKILL would be refused. On Linux /proc tells them apart:
  *   - no /proc/PID, or state Z (zombie) / X (dead): gone;
  *   - started after the lock was written: the pid was reused, the holder is gone;
  *   - SIGKILL pending: dying; it never runs user code again, but a system call of it may still

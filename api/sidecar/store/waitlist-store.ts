@@ -1,6 +1,6 @@
 /**
- * The waitlist store as the rest of the code sees it (issue 11, "the store as one asynchronous
- * interface"): routes, statistics, operator commands and tests use only this. One implementation
+ * The waitlist store as the rest of the code sees it, one asynchronous interface for every
+ * engine: routes, statistics, operator commands and tests use only this. One implementation
  * per engine: store/json/ (the embedded default) and store/postgres/; store/open-backend.ts picks one.
  * Addresses are passed already normalised (domain/email.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The same contract tests over both storage engines (issue 11, "Engines in tests and CI"):
+ * The same contract tests over both storage engines:
  * `describeEachBackend(title, (backend) => …)` runs its body once on the JSON store and once on
  * PostgreSQL (a throwaway server per test file, a fresh schema per harness); pass `backend` to
  * harness(). Without PostgreSQL the second run is skipped by name (REQUIRE_ENGINES=1: a failure).

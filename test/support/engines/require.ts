@@ -1,5 +1,5 @@
 /**
- * The one rule for tests that need an engine (issue 11, "Engines in tests and CI"): where the
+ * The one rule for tests that need an engine: where the
  * engine is installed they run; where it is not they are reported as skipped, with the reason in
  * their name; and with REQUIRE_ENGINES=1 (.ci/run sets it) a missing engine is a failure instead.
  */

@@ -1,5 +1,5 @@
 /**
- * Fixed windows shared by every instance in Redis or Valkey (issue 11, "Shared rate limits"),
+ * Fixed windows shared by every instance in Redis or Valkey, so a client's limit holds across instances,
  * loaded only when RATE_LIMIT_STORE is set (it is the only importer of ioredis).
  *
  * One Lua script per request, at most three commands, atomic on the server: the window starts at

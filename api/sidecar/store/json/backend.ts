@@ -16,9 +16,9 @@ import { JsonWaitlistStore } from './waitlist-store.ts';
 
 /**
  * Above this many records the JSON store is past its comfortable size and says so at start. Every
- * commit rewrites the whole file, so a sign-up's p99 grows about linearly with the list: from the
- * measurements of issue 11 (32 clients: 33–35 ms at 100,000 records, 168 ms warm at 1,000,000) it
- * passes 50 ms near 200,000; by the README's bench (96 ms at 100,000, 1,056 ms at 1,000,000) the
+ * commit rewrites the whole file, so a sign-up's p99 grows about linearly with the list: measured with
+ * 32 clients (33–35 ms at 100,000 records, 168 ms warm at 1,000,000) it passes 50 ms near
+ * 200,000; by the sidecar bench in docs/performance.md (96 ms at 100,000, 1,056 ms at 1,000,000) the
  * 250 ms target near 250,000.
  */
 export const COMFORTABLE_RECORDS = 200_000;

@@ -1,6 +1,6 @@
 /**
- * The JSON store's statistics, kept as it changes (issue 11: a stats answer never walks the
- * records). Field counts are adjusted per change; the 7- and 30-day counts come from the sign-up
+ * The JSON store's statistics, kept as it changes, so a stats answer never walks the
+ * records. Field counts are adjusted per change; the 7- and 30-day counts come from the sign-up
  * times kept sorted, so each is one binary search and exact to the millisecond (per-day buckets
  * would need the boundary day walked anyway). A sign-up's time is its commit time, so new times
  * append at the end; only erasures and out-of-order times move memory. 8 bytes per record.

@@ -1,5 +1,5 @@
 /**
- * `npm run waitlist -- migrate --to "$DATABASE_URL"` (issue 11, "Migration in one command"): the JSON
+ * `npm run waitlist -- migrate --to "$DATABASE_URL"`, the move to PostgreSQL in one command: the JSON
  * data directory's waitlist, OAuth clients and generated token keys, copied into PostgreSQL in ONE
  * transaction, then compared; a mismatch rolls everything back. Safe to run again:
  * - a record is inserted, or merged with the database's row of the same address as the two

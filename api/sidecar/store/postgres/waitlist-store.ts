@@ -1,5 +1,5 @@
 /**
- * The waitlist in PostgreSQL (issue 11). A sign-up is ONE `INSERT … ON CONFLICT (email) DO UPDATE`
+ * The waitlist in PostgreSQL, shared by any number of instances. A sign-up is ONE `INSERT … ON CONFLICT (email) DO UPDATE`
  * that merges exactly as domain/record.ts mergeSignup does, so concurrent sign-ups of one address on
  * any number of instances end in one row (the row lock serialises them). A promise resolves after
  * COMMIT, which with the server's default synchronous_commit=on is durable.
