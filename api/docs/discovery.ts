@@ -1,7 +1,8 @@
 /**
  * Discovery documents, pure functions of a base URL: the RFC 9727 API catalog (an RFC 9264
  * linkset), RFC 8414 authorization-server metadata and RFC 9728 protected-resource metadata.
- * Values with zero elements are never emitted (RFC 8414 §3.2, RFC 9728 §3.2).
+ * Values with zero elements are not emitted (RFC 8414 §3.2, RFC 9728 §3.2), with one exception:
+ * `response_types_supported`, which RFC 8414 §2 makes REQUIRED (see authorizationServerMetadata).
  */
 import { ENVIRONMENTS, SCOPES, TokenRequest, environmentUrls, type Environment } from '../contract/index.ts';
 import { BRAND } from '../contract/brand.ts';
@@ -60,6 +61,7 @@ export function apiCatalog(baseUrl: string): Linkset {
 export interface AuthorizationServerMetadata {
   issuer: string;
   token_endpoint: string;
+  response_types_supported: string[];
   grant_types_supported: string[];
   token_endpoint_auth_methods_supported: string[];
   scopes_supported: string[];
@@ -68,15 +70,20 @@ export interface AuthorizationServerMetadata {
 }
 
 /**
- * RFC 8414 §2. No `response_types_supported` (no authorization endpoint: an empty array is
- * forbidden and a made-up value would lie; standards.md §0.3) and no `jwks_uri` (HS256 keys are
- * never published).
+ * RFC 8414 §2. `response_types_supported` is REQUIRED there, and parsers that hold the document to
+ * §2 refuse it when the field is missing; response types belong to the authorization endpoint
+ * (RFC 6749 §3.1.1), which this server does not have, so the true list is the empty one. That
+ * gives up §3.2's "omit zero-element claims" for this one field, the lesser break: a client that
+ * reads the field finds what it needs, one that ignores it loses nothing (docs/openapi.md).
+ * No `jwks_uri`: HS256 keys are never published.
  */
 export function authorizationServerMetadata(baseUrl: string, env: Environment): AuthorizationServerMetadata {
   const urls = environmentUrls(baseUrl, env);
   return {
     issuer: urls.issuer,
     token_endpoint: urls.token,
+    // No authorization endpoint, so no response type: an empty list, not a made-up `code`.
+    response_types_supported: [],
     grant_types_supported: [TokenRequest.shape.grant_type.value],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     scopes_supported: [...SCOPES],

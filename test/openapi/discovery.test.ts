@@ -72,10 +72,12 @@ describe('authorization server metadata (RFC 8414)', () => {
     expect(metadata.protected_resources).toEqual([urlsOf.resource]);
   });
 
-  it.each(ENVIRONMENTS)('%s: no response_types_supported, no jwks_uri, no authorization_endpoint', (env) => {
+  it.each(ENVIRONMENTS)('%s: response_types_supported is present (RFC 8414 §2 REQUIRED) and empty: there is no authorization endpoint', (env) => {
     const metadata = authorizationServerMetadata(BASE, env) as unknown as Record<string, unknown>;
-    for (const field of ['response_types_supported', 'jwks_uri', 'authorization_endpoint']) expect(metadata).not.toHaveProperty(field);
+    expect(metadata.response_types_supported).toEqual([]);
+    for (const field of ['jwks_uri', 'authorization_endpoint']) expect(metadata).not.toHaveProperty(field);
   });
+
 });
 
 describe('protected resource metadata (RFC 9728)', () => {
@@ -105,8 +107,9 @@ describe('every discovery document', () => {
     ])),
   };
 
-  it.each(Object.entries(documents))('%s: has no empty array (RFC 8414 §3.2, RFC 9728 §3.2)', (_, document) => {
-    expect(arrays(document).filter(([, array]) => array.length === 0).map(([path]) => path)).toEqual([]);
+  it.each(Object.entries(documents))('%s: has no empty array (RFC 8414 §3.2, RFC 9728 §3.2) but the REQUIRED response_types_supported', (_, document) => {
+    const empty = arrays(document).filter(([, array]) => array.length === 0).map(([path]) => path);
+    expect(empty.filter((path) => path !== '$.response_types_supported')).toEqual([]);
   });
 
   it.each(Object.entries(documents))('%s: every URL is absolute and under the base URL', (_, document) => {
