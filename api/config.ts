@@ -1,7 +1,7 @@
 /**
  * The only reader of process.env. Every setting is parsed once, with every bad variable listed
  * together with what is expected, so that a start with a bad value stops with a useful message.
- * The README's configuration table documents the same variables.
+ * docs/configuration.md documents the same variables (test/api/configuration-doc.test.ts keeps them equal).
  */
 import { z } from 'zod';
 import { LOG_LEVELS } from './log/levels.ts';
@@ -174,7 +174,7 @@ export type Config = z.infer<typeof ConfigSchema>;
 export class ConfigError extends Error {
   readonly problems: string[];
   constructor(problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee the configuration table in README.md.`);
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee docs/configuration.md for every variable.`);
     this.problems = problems;
   }
 }

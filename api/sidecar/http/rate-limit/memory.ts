@@ -1,7 +1,7 @@
 /**
  * Fixed windows in this process's memory: the default engine, and the fallback of the Redis one.
  *
- * Each policy has its own table with its own cap (README: RATE_LIMIT_MAX_CLIENTS is per policy),
+ * Each policy has its own table with its own cap (docs/configuration.md: RATE_LIMIT_MAX_CLIENTS is per policy),
  * so a flood under one policy cannot push the other policy's clients out. Every key's window
  * starts with its first request and all windows of a table have the same length, so the order in
  * which keys arrive is also the order in which their windows end: expired entries are swept from
