@@ -1,6 +1,7 @@
 /**
  * README.md and docs/**: every relative link resolves to a file or folder inside the repository,
- * so a fresh clone has everything the documentation points to; the only links leaving the
+ * so a fresh clone has everything the documentation points to, and a link to a section names a
+ * heading the page has (sections move between pages); the only links leaving the
  * repository are plain public web addresses (RFCs, project sites), never paths or file: URLs.
  */
 import { existsSync } from 'node:fs';
@@ -53,6 +54,36 @@ test('links: README and docs link only to files inside the repository (or public
     for (const target of linkTargets(await readFile(path.join(ROOT, file), 'utf8'))) {
       const why = problem(file, target);
       if (why) bad.push(`${file}: ${target} ${why}`);
+    }
+  }
+  expect(bad).toEqual([]);
+});
+
+/** The anchors GitHub gives the headings of `markdown` (outside code blocks), repeats numbered `-1`, `-2`…. */
+export function headingAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+  for (const m of prose.matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
+    const slug = m[1]!.toLowerCase().replace(/[^\p{L}\p{N}\p{M} _-]/gu, '').replace(/ /g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    anchors.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return anchors;
+}
+
+test('links: a link to a section of a page names a heading that page has', async () => {
+  expect([...headingAnchors('# A `b` c (d)\n\n```sh\n# not a heading\n```\n## Move to PostgreSQL\n## Move to PostgreSQL')]).toEqual(['a-b-c-d', 'move-to-postgresql', 'move-to-postgresql-1']);
+  const bad: string[] = [];
+  for (const file of await documents()) {
+    for (const target of linkTargets(await readFile(path.join(ROOT, file), 'utf8'))) {
+      const hash = target.indexOf('#');
+      if (hash < 0 || /^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+      const page = hash === 0 ? file : path.join(path.dirname(file), decodeURIComponent(target.slice(0, hash)));
+      if (!page.endsWith('.md') || !existsSync(path.join(ROOT, page))) continue;
+      const anchor = decodeURIComponent(target.slice(hash + 1));
+      if (!headingAnchors(await readFile(path.join(ROOT, page), 'utf8')).has(anchor)) bad.push(`${file}: ${target} names no heading of ${page}`);
     }
   }
   expect(bad).toEqual([]);
