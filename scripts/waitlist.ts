@@ -12,6 +12,7 @@ import { normaliseEmail } from '../api/sidecar/domain/email.ts';
 import { EXPORT_FORMATS, exportHeader, exportLine, type ExportFormat } from '../api/sidecar/domain/record-export.ts';
 import { openForOperator, type OperatorAccess } from '../api/sidecar/operator/access.ts';
 import { EXIT, main, printJson, UsageError, write, type Program } from './cli.ts';
+import { statsCommand } from './waitlist/stats.ts';
 
 /** Lines gathered per write to stdout. */
 const LINES_PER_WRITE = 1000;
@@ -44,6 +45,7 @@ const program: Program = {
     'Engine: PostgreSQL when DATABASE_URL is set, else the JSON file in DATA_DIR.',
   ].join('\n'),
   commands: {
+    stats: statsCommand,
     export: {
       synopsis: 'export [--format jsonl|csv] [--lang en|de] [--since DATE]',
       help: [

@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import { StartupError } from '../errors.ts';
+import { STATS_SCHEMA_SQL } from './stats-schema.ts';
 
 /** Arbitrary but fixed: the advisory lock key of schema changes ("WAIT" in ASCII). */
 export const SCHEMA_LOCK_KEY = 0x57414954;
@@ -38,12 +39,14 @@ const MIGRATIONS: readonly string[] = [
      key bytea NOT NULL CHECK (length(key) >= 32),
      created_at timestamptz NOT NULL DEFAULT now()
    );`,
+  // 2: the statistics' counters, kept by triggers and filled from the records (stats-schema.ts).
+  STATS_SCHEMA_SQL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the database to SCHEMA_VERSION; returns the version it found. */
-export async function migrateSchema(pool: pg.Pool): Promise<number> {
+/** Brings the database to SCHEMA_VERSION (tests: to `target`, an older one); returns the version it found. */
+export async function migrateSchema(pool: pg.Pool, target = SCHEMA_VERSION): Promise<number> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -59,7 +62,7 @@ export async function migrateSchema(pool: pg.Pool): Promise<number> {
           'it was upgraded by a newer release. Run that release, or restore a backup taken before the upgrade.',
       );
     }
-    for (let version = found; version < SCHEMA_VERSION; version += 1) {
+    for (let version = found; version < target; version += 1) {
       await client.query(MIGRATIONS[version]);
       await client.query('INSERT INTO schema_version (version) VALUES ($1)', [version + 1]);
     }

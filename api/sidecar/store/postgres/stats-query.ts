@@ -1,63 +1,63 @@
 /**
- * The statistics of the PostgreSQL store in ONE query: a single pass over `waitlist` with one
- * `count(*) FILTER (…)` per number (docs/api.md, "Statistics on PostgreSQL"). The columns are
- * generated from the contract's enums, so a new role or language is counted without a change here.
- * The 7- and 30-day counts use the same rule as domain/stats.ts: first sign-up strictly after
- * now minus 7 (30) days.
+ * The statistics of the PostgreSQL store from the counters of stats-schema.ts, in ONE statement
+ * (one snapshot, so the numbers agree with each other), reading a bounded number of rows at any
+ * size: the answers' rows (at most every combination of answers × STATS_SLOTS), and per window
+ * at most 30 day rows and 24 hour rows per slot, plus the records of the one boundary hour through
+ * the `created_at` index. The windows follow domain/stats.ts to the millisecond: a record counts
+ * when its first sign-up is strictly after now minus 7 (30) days.
+ *
+ * A window starting at `since`, in hour h of day d, is: every day after d, every hour of day d
+ * after h, and the records of hour h after `since`.
  */
-import { BUILDING, LANGS, ROLES, SOURCES, type WaitlistStats } from '../../../contract/index.ts';
+import type pg from 'pg';
+import type { WaitlistStats } from '../../../contract/index.ts';
+import { emptyCounts, statsOf, windowStarts } from '../../domain/stats.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_HOURS = 24;
 
-/** [stats field, table column, enum values, counts unanswered]. */
-const GROUPS = [
-  ['byLang', 'lang', LANGS, false],
-  ['byRole', 'role', ROLES, true],
-  ['byBuilding', 'building', BUILDING, true],
-  ['bySource', 'source', SOURCES, true],
-] as const;
+const windowSql = (p: number) => `
+  (SELECT coalesce(sum(n), 0) FROM stats_times WHERE period = 'day' AND start > $${p})
+  + (SELECT coalesce(sum(n), 0) FROM stats_times WHERE period = 'hour' AND start > $${p + 1} AND start < $${p + 2})
+  + (SELECT count(*) FROM waitlist WHERE created_at > $${p + 3} AND created_at < $${p + 4})`;
 
-/** An enum value as an SQL literal; the contract's values are plain words, checked anyway. */
-function literal(value: string): string {
-  if (!/^[a-z0-9_-]+$/.test(value)) throw new Error(`unexpected enum value ${value}`);
-  return `'${value}'`;
+export const STATS_SQL = `
+SELECT CASE WHEN GROUPING(lang) = 0 THEN 'byLang' WHEN GROUPING(role) = 0 THEN 'byRole'
+            WHEN GROUPING(building) = 0 THEN 'byBuilding' WHEN GROUPING(source) = 0 THEN 'bySource' ELSE 'total' END AS field,
+       coalesce(lang, role, building, source) AS key, sum(n)::bigint AS n
+FROM stats_answers GROUP BY GROUPING SETS ((lang), (role), (building), (source), ())
+UNION ALL SELECT 'last7Days', NULL, ${windowSql(1)}
+UNION ALL SELECT 'last30Days', NULL, ${windowSql(6)}`;
+
+/** The parameters of one window of STATS_SQL: the day and hour of its start, the hour after, and the two times. */
+function windowParams(since: number): [number, number, number, Date, Date] {
+  const hour = Math.floor(since / HOUR_MS);
+  const day = Math.floor(hour / DAY_HOURS);
+  return [day, hour, (day + 1) * DAY_HOURS, new Date(since), new Date((hour + 1) * HOUR_MS)];
 }
 
-const COLUMNS: { group?: string; key?: string; sql: string }[] = [
-  { key: 'total', sql: 'count(*)' },
-  { key: 'last7Days', sql: 'count(*) FILTER (WHERE created_at > $1)' },
-  { key: 'last30Days', sql: 'count(*) FILTER (WHERE created_at > $2)' },
-  ...GROUPS.flatMap(([group, column, values, unanswered]) => [
-    ...values.map((value) => ({ group, key: value, sql: `count(*) FILTER (WHERE ${column} = ${literal(value)})` })),
-    ...(unanswered ? [{ group, key: 'unanswered', sql: `count(*) FILTER (WHERE ${column} IS NULL)` }] : []),
-  ]),
-];
-
-/** The query text; parameters: $1 = now − 7 days, $2 = now − 30 days. */
-export const STATS_SQL = `SELECT ${COLUMNS.map((column, i) => `${column.sql} AS c${i}`).join(', ')} FROM waitlist`;
-
-export function statsParams(now: number): [Date, Date] {
-  return [new Date(now - 7 * DAY_MS), new Date(now - 30 * DAY_MS)];
+export function statsParams(now: number): unknown[] {
+  const { since7, since30 } = windowStarts(now);
+  return [...windowParams(since7), ...windowParams(since30)];
 }
 
-/** The row of STATS_SQL (bigint counts arrive as text) as WaitlistStats. */
-export function statsFromRow(row: Record<string, string>, now: number): WaitlistStats {
-  const stats: Record<string, unknown> = {};
-  for (const [group] of GROUPS) stats[group] = {};
-  COLUMNS.forEach((column, i) => {
-    const value = Number(row[`c${i}`]);
-    if (column.group) (stats[column.group] as Record<string, number>)[column.key!] = value;
-    else stats[column.key!] = value;
-  });
-  stats.computedAt = new Date(now).toISOString();
-  return {
-    total: stats.total,
-    last7Days: stats.last7Days,
-    last30Days: stats.last30Days,
-    byLang: stats.byLang,
-    byRole: stats.byRole,
-    byBuilding: stats.byBuilding,
-    bySource: stats.bySource,
-    computedAt: stats.computedAt,
-  } as WaitlistStats;
+/** The rows of STATS_SQL (bigint counts arrive as text) as WaitlistStats. */
+export function statsFromRows(rows: { field: string; key: string | null; n: string }[], now: number): WaitlistStats {
+  const counts = emptyCounts();
+  const windows = { last7Days: 0, last30Days: 0 };
+  for (const { field, key, n } of rows) {
+    if (field === 'total') counts.total = Number(n);
+    else if (field === 'last7Days' || field === 'last30Days') windows[field] = Number(n);
+    else {
+      const group = counts[field as 'byLang' | 'byRole' | 'byBuilding' | 'bySource'];
+      // Only the contract's values are ever stored (the API validates them); anything else is not a count it answers.
+      if (key !== null && Object.hasOwn(group, key)) group[key] = Number(n);
+    }
+  }
+  return statsOf(counts, windows.last7Days, windows.last30Days, now);
+}
+
+export async function readStats(pool: pg.Pool, now: number): Promise<WaitlistStats> {
+  const { rows } = await pool.query<{ field: string; key: string | null; n: string }>({ name: 'waitlist-stats', text: STATS_SQL, values: statsParams(now) });
+  return statsFromRows(rows, now);
 }

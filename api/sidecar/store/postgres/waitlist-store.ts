@@ -10,7 +10,7 @@ import { consentEvidence, type Channel } from '../../domain/consent.ts';
 import type { WaitlistRecord } from '../../domain/record.ts';
 import type { CommitInfo, ExportFilter, WaitlistStore } from '../waitlist-store.ts';
 import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
-import { StatsCache } from './stats-cache.ts';
+import { readStats } from './stats-query.ts';
 
 /** Merge rules of mergeSignup: new answers win, absent ones keep the old, created_at stays (the
  * earlier of the two: with concurrent instances the first to commit need not be the first to
@@ -39,7 +39,6 @@ const EXPORT_BATCH = 1000;
 
 export class PostgresWaitlistStore implements WaitlistStore {
   readonly #pool: pg.Pool;
-  readonly #stats: StatsCache;
   #closed = false;
   #commits = 0;
   readonly #onCommit: ((info: CommitInfo) => void) | undefined;
@@ -47,7 +46,6 @@ export class PostgresWaitlistStore implements WaitlistStore {
   constructor(pool: pg.Pool, options: { onCommit?(info: CommitInfo): void } = {}) {
     this.#pool = pool;
     this.#onCommit = options.onCommit;
-    this.#stats = new StatsCache(pool);
   }
 
   async upsert(signup: WaitlistSignup, channel: Channel, at: string): Promise<void> {
@@ -88,9 +86,11 @@ export class PostgresWaitlistStore implements WaitlistStore {
     return this.#commits;
   }
 
+  /** From the counters the triggers keep (stats-schema.ts): exact, and uncached, so every write
+   * committed by any instance before the call is in the answer. */
   stats(now: number): Promise<WaitlistStats> {
     this.#open();
-    return this.#stats.get(now);
+    return readStats(this.#pool, now);
   }
 
   async count(): Promise<number> {

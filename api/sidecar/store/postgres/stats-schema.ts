@@ -1,0 +1,112 @@
+/**
+ * Schema version 2: the statistics' counts kept in the database (docs/api.md, "Statistics on
+ * PostgreSQL"), so an answer sums a bounded number of rows at any size and includes every write
+ * committed before it, by any instance.
+ *
+ * - `stats_answers`: records per combination of answers (language, role, use case, form;
+ *   'unanswered' where the record has none): the field counts and the total.
+ * - `stats_times`: records per day and per hour of their first sign-up (UTC, numbered from
+ *   1970-01-01): the 7- and 30-day windows, whose boundary hour is counted from the records through
+ *   the `created_at` index.
+ * - Both are changed by row triggers on `waitlist`, in the transaction of the write itself: a new
+ *   sign-up, a repeat that changes an answer or the first sign-up time, an erasure, a migration, and
+ *   any other writer (an older instance during a rolling upgrade, psql). A repeat that changes
+ *   nothing they count does not even call the function (the trigger's WHEN).
+ * - Hot rows: every sign-up of the same hour would update the same row and, holding its lock until
+ *   COMMIT, wait for the one before it. So each change goes to one of STATS_SLOTS rows per key,
+ *   picked at random, and a reader sums the slots. Within one change, rows are taken in one global
+ *   order (answers before times, each sorted by key), so concurrent writers never deadlock.
+ * - The step fills both tables from the records in its own transaction, after taking a SHARE ROW
+ *   EXCLUSIVE lock on `waitlist`: writers of other instances wait for it (seconds at 1,000,000
+ *   rows), so no sign-up is counted twice or missed.
+ */
+
+/** Rows per key that concurrent changes spread over (bench: scripts/bench/postgres.ts). */
+export const STATS_SLOTS = 8;
+
+const UNANSWERED = `'unanswered'`;
+
+/** The answers of a row (OLD or NEW) as the key of `stats_answers`. */
+const answers = (row: string) =>
+  `${row}.lang, coalesce(${row}.role, ${UNANSWERED}), coalesce(${row}.building, ${UNANSWERED}), coalesce(${row}.source, ${UNANSWERED})`;
+
+export const STATS_SCHEMA_SQL = `
+LOCK TABLE waitlist IN SHARE ROW EXCLUSIVE MODE;
+
+CREATE FUNCTION stats_day(at timestamptz) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN floor(extract(epoch FROM at) / 86400)::integer;
+CREATE FUNCTION stats_hour(at timestamptz) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN floor(extract(epoch FROM at) / 3600)::integer;
+
+CREATE TABLE stats_answers (
+  lang text NOT NULL,
+  role text NOT NULL,                   -- 'unanswered' for a record without one
+  building text NOT NULL,
+  source text NOT NULL,
+  slot smallint NOT NULL,               -- 0 … ${STATS_SLOTS - 1}: spreads concurrent changes
+  n bigint NOT NULL,
+  PRIMARY KEY (lang, role, building, source, slot)
+);
+CREATE TABLE stats_times (
+  period text NOT NULL CHECK (period IN ('day', 'hour')),
+  start integer NOT NULL,               -- stats_day / stats_hour of created_at
+  slot smallint NOT NULL,
+  n bigint NOT NULL,
+  PRIMARY KEY (period, start, slot)
+);
+CREATE INDEX waitlist_created_at ON waitlist (created_at);
+
+CREATE FUNCTION stats_count() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  pick smallint := floor(random() * ${STATS_SLOTS});
+BEGIN
+  IF TG_OP = 'INSERT' OR TG_OP = 'DELETE' THEN
+    DECLARE
+      r waitlist := CASE WHEN TG_OP = 'INSERT' THEN NEW ELSE OLD END;
+      d integer := CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END;
+    BEGIN
+      INSERT INTO stats_answers AS s VALUES (${answers('r')}, pick, d)
+        ON CONFLICT (lang, role, building, source, slot) DO UPDATE SET n = s.n + EXCLUDED.n;
+      INSERT INTO stats_times AS s VALUES ('day', stats_day(r.created_at), pick, d), ('hour', stats_hour(r.created_at), pick, d)
+        ON CONFLICT (period, start, slot) DO UPDATE SET n = s.n + EXCLUDED.n;
+    END;
+    RETURN NULL;
+  END IF;
+  -- UPDATE: the old row counted out, the new one in; keys whose deltas cancel are left alone.
+  INSERT INTO stats_answers AS s (lang, role, building, source, slot, n)
+    SELECT c.lang, c.role, c.building, c.source, pick, sum(c.d)
+    FROM (VALUES (${answers('OLD')}, -1), (${answers('NEW')}, 1)) AS c (lang, role, building, source, d)
+    GROUP BY 1, 2, 3, 4 HAVING sum(c.d) <> 0 ORDER BY 1, 2, 3, 4
+    ON CONFLICT (lang, role, building, source, slot) DO UPDATE SET n = s.n + EXCLUDED.n;
+  INSERT INTO stats_times AS s (period, start, slot, n)
+    SELECT c.period, c.start, pick, sum(c.d)
+    FROM (VALUES ('day', stats_day(OLD.created_at), -1), ('hour', stats_hour(OLD.created_at), -1),
+                 ('day', stats_day(NEW.created_at), 1), ('hour', stats_hour(NEW.created_at), 1)) AS c (period, start, d)
+    GROUP BY 1, 2 HAVING sum(c.d) <> 0 ORDER BY 1, 2
+    ON CONFLICT (period, start, slot) DO UPDATE SET n = s.n + EXCLUDED.n;
+  RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION stats_clear() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM stats_answers;
+  DELETE FROM stats_times;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER stats_insert_delete AFTER INSERT OR DELETE ON waitlist FOR EACH ROW EXECUTE FUNCTION stats_count();
+CREATE TRIGGER stats_update AFTER UPDATE OF created_at, lang, role, building, source ON waitlist FOR EACH ROW
+  WHEN ((OLD.created_at, OLD.lang, OLD.role, OLD.building, OLD.source) IS DISTINCT FROM
+        (NEW.created_at, NEW.lang, NEW.role, NEW.building, NEW.source))
+  EXECUTE FUNCTION stats_count();
+CREATE TRIGGER stats_truncate AFTER TRUNCATE ON waitlist FOR EACH STATEMENT EXECUTE FUNCTION stats_clear();
+
+INSERT INTO stats_answers
+  SELECT ${answers('waitlist')}, 0, count(*) FROM waitlist GROUP BY 1, 2, 3, 4;
+INSERT INTO stats_times
+  SELECT CASE WHEN GROUPING(stats_day(created_at)) = 0 THEN 'day' ELSE 'hour' END,
+         coalesce(stats_day(created_at), stats_hour(created_at)), 0, count(*)
+  FROM waitlist GROUP BY GROUPING SETS ((stats_day(created_at)), (stats_hour(created_at)));
+`;
