@@ -160,6 +160,11 @@ export const ConfigSchema = z.object({
    * this below the server's max_connections (100 by default).
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(20),
+  /**
+   * How long a request waits for a free connection of the pool before it answers 500: an outage
+   * or an overload answers fast instead of queueing without bound (store/postgres/pool.ts).
+   */
+  DATABASE_POOL_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(500),
   LOG_REQUESTS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** json (one object per line) or pretty; unset: pretty when stdout is a terminal, else json (api/log/logger.ts). */
   LOG_FORMAT: z.enum(['json', 'pretty'], { message: 'expected json or pretty' }).optional(),

@@ -94,7 +94,7 @@ const [, site] = await Promise.all([
 ]);
 if (stoppingSince === undefined && metrics) {
   const { listenMetrics } = await import('../api/metrics/server.ts');
-  metricsServer = await listenMetrics(metrics.registry, () => sidecar.metrics(), config.METRICS_HOST, config.METRICS_PORT!).catch((error: Error) =>
+  metricsServer = await listenMetrics(metrics.registry, () => sidecar.metrics(), config.METRICS_HOST, config.METRICS_PORT!, () => sidecar.readiness()).catch((error: Error) =>
     failed(`cannot start the metrics listener (METRICS_HOST:METRICS_PORT): ${error.message}`),
   );
   logger.info(`metrics on ${metricsServer.url}`);

@@ -4,8 +4,9 @@
  * contract's JSON 500 at once. The child says it is ready over IPC: `{type: 'ready', url}`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { askMetrics } from '../metrics/ipc.ts';
+import { askMetrics, askReadiness } from '../metrics/ipc.ts';
 import { addressFromReady } from '../net/sidecar-address.ts';
+import type { Readiness } from '../sidecar/health/engine-state.ts';
 import type { SignalledMessage, StopMessage } from '../sidecar/stop-request.ts';
 import type { Upstream } from './proxy.ts';
 
@@ -39,6 +40,8 @@ export interface Supervisor {
   pid(): number | undefined;
   /** The child's Prometheus text (api/metrics/ipc.ts), or undefined when it is down or slow. */
   metrics(timeoutMs?: number): Promise<string | undefined>;
+  /** The child's readiness (GET /readyz, api/metrics/ipc.ts), or undefined when it is down or slow. */
+  readiness(timeoutMs?: number): Promise<Readiness | undefined>;
 }
 
 interface ReadyMessage {
@@ -138,6 +141,7 @@ export function superviseSidecar(options: SupervisorOptions): Supervisor {
     start: spawnOnce,
     pid: () => child?.pid,
     metrics: (timeoutMs = 1_000) => (child && upstream ? askMetrics(child, timeoutMs) : Promise.resolve(undefined)),
+    readiness: (timeoutMs = 1_000) => (child && upstream ? askReadiness(child, timeoutMs) : Promise.resolve(undefined)),
     async stop() {
       stopping = true;
       clearTimeout(restartTimer);

@@ -1,20 +1,46 @@
 /**
  * The metrics listener: off unless METRICS_PORT is set, on METRICS_HOST (loopback by default),
- * never on the public port. GET /metrics answers the front's registry followed by the sidecar's.
+ * never on the public port (where unknown paths stay 404, as the contract says). It answers:
+ * - GET /metrics: the front's registry followed by the sidecar's;
+ * - GET /livez: 200 while this process answers (a supervisor restarts it when it does not);
+ * - GET /readyz: 200 when the API process answers and every engine it uses can work, else 503,
+ *   with the engines as JSON ({engine, state, since, lastError}), for a balancer or a monitor.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import type { Readiness } from '../sidecar/health/engine-state.ts';
+
+/** How /readyz answers when the API process gives no readiness (starting, restarting, stuck). */
+const NO_SIDECAR = { ready: false, engines: [], error: 'the API process does not answer' };
+
+function json(res: http.ServerResponse, status: number, body: unknown, head: boolean): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(head ? undefined : `${JSON.stringify(body)}\n`);
+}
 
 export interface MetricsServer {
   url: string;
   close(): Promise<void>;
 }
 
-export async function listenMetrics(registry: Registry, sidecarText: () => Promise<string | undefined>, host: string, port: number): Promise<MetricsServer> {
+export async function listenMetrics(
+  registry: Registry,
+  sidecarText: () => Promise<string | undefined>,
+  host: string,
+  port: number,
+  readiness: () => Promise<Readiness | undefined> = async () => undefined,
+): Promise<MetricsServer> {
   const server = http.createServer(async (req, res) => {
-    if ((req.url ?? '').split('?', 1)[0] !== '/metrics') return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found\n');
+    const path = (req.url ?? '').split('?', 1)[0];
+    if (path !== '/metrics' && path !== '/livez' && path !== '/readyz') return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end();
+    const head = req.method === 'HEAD';
+    if (path === '/livez') return json(res, 200, { live: true }, head);
+    if (path === '/readyz') {
+      const answer = (await readiness()) ?? NO_SIDECAR;
+      return json(res, answer.ready ? 200 : 503, answer, head);
+    }
     try {
       const [own, sidecar] = await Promise.all([registry.metrics(), sidecarText()]);
       const body = sidecar ? `${own}\n${sidecar}` : own;

@@ -1,14 +1,18 @@
 /**
- * The sidecar's metrics: what only it sees, the store's commits. Its process metrics carry the
+ * The sidecar's metrics: what only it sees, the store's commits and whether each engine it uses
+ * can work (waitlist_engine_up, read from the engines' health when scraped). Its process metrics carry the
  * `sidecar_` prefix so that they sit beside the front's in one scrape without clashing.
  */
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { EngineState } from '../sidecar/health/engine-state.ts';
 import type { CommitInfo } from '../sidecar/store/waitlist-store.ts';
 
 export interface SidecarMetrics {
   registry: Registry;
   /** The store's commit hook (BackendOptions.onCommit): time, bytes written, records after it. */
   onCommit(info: CommitInfo): void;
+  /** Where waitlist_engine_up reads the engines in use (set once they are open). */
+  watchEngines(read: () => EngineState[]): void;
 }
 
 export function createSidecarMetrics(): SidecarMetrics {
@@ -22,8 +26,21 @@ export function createSidecarMetrics(): SidecarMetrics {
   });
   const commitSize = new Gauge({ name: 'waitlist_store_commit_bytes', help: 'Bytes written by the latest store commit.', registers: [registry] });
   const records = new Gauge({ name: 'waitlist_store_records', help: 'Records in the waitlist after the latest commit.', registers: [registry] });
+  let engines: () => EngineState[] = () => [];
+  new Gauge({
+    name: 'waitlist_engine_up',
+    help: 'Whether an engine in use can do its work (1) or not (0): postgres, redis (rate limits), json (the data file\'s disk).',
+    labelNames: ['engine'],
+    registers: [registry],
+    collect() {
+      for (const { engine, state } of engines()) this.set({ engine }, state === 'up' ? 1 : 0);
+    },
+  });
   return {
     registry,
+    watchEngines(read) {
+      engines = read;
+    },
     onCommit({ durationMs, bytes, records: count }) {
       commitTime.observe(durationMs / 1000);
       if (bytes !== undefined) commitSize.set(bytes);

@@ -16,7 +16,9 @@ import { listenSidecar } from './listen.ts';
 import { sidecarAddress } from '../net/sidecar-address.ts';
 import { systemClock } from './deps.ts';
 import { createLogger } from '../log/logger.ts';
-import { answerMetrics } from '../metrics/ipc.ts';
+import { answerMetrics, answerReadiness } from '../metrics/ipc.ts';
+import type { EngineHealth } from './health/engine-health.ts';
+import { readinessOf } from './health/engine-state.ts';
 import { openRateLimitStore, type RateLimitStore } from './http/rate-limit/index.ts';
 import type { Backend } from './store/backend.ts';
 import { openBackend } from './store/open-backend.ts';
@@ -34,13 +36,18 @@ const metrics = config.METRICS_PORT === undefined ? undefined : (await import('.
 if (metrics) answerMetrics(metrics.registry);
 
 async function start(): Promise<void> {
-  const backend = await openBackend(config, { warn: (line) => logger.warn(line), serveOperator: true, onCommit: metrics?.onCommit });
+  const backend = await openBackend(config, { warn: (line) => logger.warn(line), serveOperator: true, onCommit: metrics?.onCommit, logger });
   // No close at shutdown: the exit ends its connection, and windows need no flush.
   let limiter: RateLimitStore | undefined;
   try {
     const { store, keys, clients } = backend;
     logger.info(await backend.describe());
     limiter = await openRateLimitStore(config, logger);
+    // Readiness and waitlist_engine_up: every engine in use, read when asked (metrics/ipc.ts).
+    const engines: EngineHealth[] = limiter.health ? [backend.health, limiter.health] : [backend.health];
+    const states = () => engines.map((engine) => engine.state());
+    metrics?.watchEngines(states);
+    if (metrics) answerReadiness(() => readinessOf(states()));
     const app = createApp({ store, clock: systemClock, keys, clients, config, logger, limiter });
     const server = createServer(toNodeHandler(app));
     const listened = await listenSidecar(server, sidecarAddress(config));

@@ -4,6 +4,8 @@
  * one from the configuration.
  */
 import type { ClientRegistry } from '../domain/clients.ts';
+import type { EngineHealth } from '../health/engine-health.ts';
+import type { Logger } from '../http/log.ts';
 import type { TokenKeys } from './keys.ts';
 import type { CommitInfo, WaitlistStore } from './waitlist-store.ts';
 
@@ -15,6 +17,12 @@ export interface Backend {
   /** The production OAuth clients (the token route authenticates against them; the CLI manages them). */
   readonly clients: ClientRegistry;
   readonly keys: TokenKeys;
+  /**
+   * Whether the engine can do its work now (PostgreSQL reachable, the JSON store's disk taking
+   * writes): readiness and the waitlist_engine_up gauge read it, and its outages are logged by it
+   * in a few lines (health/engine-health.ts).
+   */
+  readonly health: EngineHealth;
   /** One line for the start-up log: engine, where (never a password), how many records. */
   describe(): Promise<string>;
   /** Closes the store (pending writes finish), then everything else the backend holds. */
@@ -26,6 +34,8 @@ export interface BackendOptions {
   warn?(line: string): void;
   /** Called after each durable write of the waitlist (metrics). */
   onCommit?(info: CommitInfo): void;
+  /** Where the engine's health tells its outages (default: nowhere, for operator commands). */
+  logger?: Logger;
   /** For the sidecar: also serve the operator channel where the engine needs one (JSON: operator/server.ts). */
   serveOperator?: boolean;
 }

@@ -3,6 +3,7 @@
  * and the Redis windows, so both give exactly the same decisions and headers (contract part 8).
  */
 import type { RateLimitPolicy } from '../../../contract/index.ts';
+import type { EngineHealth } from '../../health/engine-health.ts';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -22,6 +23,8 @@ export interface RateLimitStore {
   /** Counts one request of `key` (the client's address bucket) under `policy` at `now` (ms). */
   hit(policy: RateLimitPolicy, key: string, limit: number, now: number): Promise<RateLimitDecision>;
   close(): Promise<void>;
+  /** A shared engine's health (Redis): readiness and the outage's log lines. In-memory windows have none. */
+  readonly health?: EngineHealth;
 }
 
 /** The decision for the `count`-th request of a window that ends at `resetAt` (ms). */

@@ -8,14 +8,16 @@
  * clock, passed in: instances whose clocks differ by d shift a window's end by at most d. The key
  * expires shortly after its window (PEXPIRE), so Redis holds only live windows.
  *
- * While the engine cannot answer, decisions come from in-memory windows of this instance (one log
- * line when it goes away, one when it is back) and no request fails: limits then hold per
- * instance instead of in total, for as long as the outage lasts (docs/api.md).
+ * While the engine cannot answer, decisions come from in-memory windows of this instance and no
+ * request fails: limits then hold per instance instead of in total, for as long as the outage
+ * lasts (docs/api.md). The engine's health (health/engine-health.ts) tells the outage in the log
+ * (one line when it goes away, a summary per interval, one when it is back) and to readiness.
  */
 import { Redis } from 'ioredis';
 import type { RateLimitPolicy } from '../../../contract/index.ts';
 import { StartupError } from '../../store/errors.ts';
 import { urlWithoutPassword } from '../../../log/redact.ts';
+import { EngineHealth } from '../../health/engine-health.ts';
 import type { Logger } from '../log.ts';
 import { decide, type RateLimitDecision, type RateLimitStore } from './decision.ts';
 import { MemoryRateLimitStore } from './memory.ts';
@@ -61,9 +63,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #windowMs: number;
   readonly #prefix: string;
   readonly #fallback: MemoryRateLimitStore;
-  readonly #logger: Logger;
-  readonly #where: string;
-  #degraded = false;
+  readonly health: EngineHealth;
   #retryAt = 0;
 
   private constructor(redis: Redis, options: RedisOptions) {
@@ -71,13 +71,18 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#windowMs = options.windowSeconds * 1000;
     this.#prefix = options.keyPrefix ?? 'waitlist:rl:';
     this.#fallback = new MemoryRateLimitStore(options);
-    this.#logger = options.logger;
-    this.#where = urlWithoutPassword(options.url);
+    this.health = new EngineHealth({
+      engine: 'redis',
+      logger: options.logger,
+      meanwhile: `rate limits count in this process until the store at ${urlWithoutPassword(options.url)} (RATE_LIMIT_STORE) is back`,
+      affected: 'requests counted in this process',
+    });
     redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.#hit = (redis as unknown as { rateLimitHit: HitCommand }).rateLimitHit.bind(redis);
     // Connection errors surface through the commands and the 'ready' event; without a listener
     // ioredis would print each reconnect failure itself.
-    redis.removeAllListeners('error').on('error', () => {});
+    redis.removeAllListeners('error').on('error', (error) => this.health.failed(error));
+    redis.on('close', () => this.health.failed(new Error('connection closed')));
     redis.on('ready', () => this.#recovered());
   }
 
@@ -120,30 +125,25 @@ export class RedisRateLimitStore implements RateLimitStore {
         return decide(count, resetAt, limit, now, this.#windowMs);
       } catch (error) {
         this.#retryAt = performance.now() + BACKOFF_MS;
-        this.#wentAway(error instanceof Error ? error.message : String(error));
+        this.health.failed(error);
       }
     } else {
-      this.#wentAway(`connection ${this.#redis.status}`);
+      this.health.failed(new Error(`connection ${this.#redis.status}`));
     }
+    this.health.requestAffected();
     return this.#fallback.hitNow(policy, key, limit, now);
   }
 
   async close(): Promise<void> {
-    this.#redis.removeAllListeners('ready');
+    this.health.close();
+    this.#redis.removeAllListeners('ready').removeAllListeners('close');
     await this.#redis.quit().catch(() => this.#redis.disconnect());
     await this.#fallback.close();
   }
 
-  #wentAway(why: string): void {
-    if (this.#degraded) return;
-    this.#degraded = true;
-    this.#logger.error(`rate limit: the store at ${this.#where} cannot be reached (${why}); counting in this process until it is back`);
-  }
-
   #recovered(): void {
-    if (!this.#degraded) return;
-    this.#degraded = false;
+    if (this.health.up) return;
     this.#retryAt = 0;
-    this.#logger.info(`rate limit: the store at ${this.#where} is back; counting there again`);
+    this.health.succeeded();
   }
 }

@@ -7,6 +7,8 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Config } from '../../../config.ts';
+import { EngineHealth } from '../../health/engine-health.ts';
+import { silentLogger } from '../../http/log.ts';
 import { serveOperator, type OperatorServer } from '../../operator/server.ts';
 import type { Backend, BackendOptions } from '../backend.ts';
 import { acquireLock, dataDirLockPath } from '../lock.ts';
@@ -22,6 +24,8 @@ import { JsonWaitlistStore } from './waitlist-store.ts';
  * 250 ms target near 250,000.
  */
 export const COMFORTABLE_RECORDS = 200_000;
+/** While the disk refuses writes, a commit of what is in memory is tried this often (readiness, recovery without traffic). */
+const DISK_RETRY_MS = 1_000;
 
 /** `comfortableRecords` is for tests, which cannot afford 200,000 records to see the warning. */
 export async function openJsonBackend(config: Config, options: BackendOptions, comfortableRecords = COMFORTABLE_RECORDS): Promise<Backend> {
@@ -30,8 +34,15 @@ export async function openJsonBackend(config: Config, options: BackendOptions, c
   const lock = await acquireLock(dataDirLockPath(dataDir), `The data directory ${dataDir}`);
   let store: JsonWaitlistStore | undefined;
   let operator: OperatorServer | undefined;
+  const health = new EngineHealth({
+    engine: 'json',
+    logger: options.logger ?? silentLogger,
+    meanwhile: 'sign-ups and erasures answer 500 until the disk takes writes again (the file keeps its last commit)',
+    check: () => store!.sync(),
+    checkDownMs: DISK_RETRY_MS,
+  });
   try {
-    store = await JsonWaitlistStore.open(dataDir, { onCommit: options.onCommit });
+    store = await JsonWaitlistStore.open(dataDir, { onCommit: options.onCommit, health });
     const keys = await loadOrCreateKeys(dataDir, config);
     const clients = await new FileClientDirectory(clientsPath(dataDir)).load();
     if (store.size > comfortableRecords) options.warn?.(sizeWarning(store.size, comfortableRecords));
@@ -42,14 +53,17 @@ export async function openJsonBackend(config: Config, options: BackendOptions, c
       store: opened,
       clients,
       keys,
+      health,
       describe: async () => `store: JSON file ${opened.path}, ${opened.size} records`,
       async close() {
+        health.close();
         await operator?.close();
         await opened.close();
         await lock.release();
       },
     };
   } catch (error) {
+    health.close();
     await operator?.close();
     await store?.close();
     await lock.release();

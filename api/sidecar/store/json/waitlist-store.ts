@@ -17,6 +17,8 @@ import { Low } from 'lowdb';
 import type { WaitlistSignup, WaitlistStats } from '../../../contract/index.ts';
 import type { Channel } from '../../domain/consent.ts';
 import { mergeSignup, type WaitlistRecord } from '../../domain/record.ts';
+import type { EngineHealth } from '../../health/engine-health.ts';
+import { EngineUnavailableError } from '../../health/unavailable.ts';
 import { matchesFilter, type CommitInfo, type ExportFilter, type WaitlistStore } from '../waitlist-store.ts';
 import { DurableJsonFile } from './json-adapter.ts';
 import { RecordTable } from './record-table.ts';
@@ -30,6 +32,12 @@ const EXPORT_BATCH = 1000;
 export interface JsonStoreOptions {
   /** Called after every group commit (metrics). */
   onCommit?(info: CommitInfo): void;
+  /**
+   * Told of every commit's outcome: a write the disk refuses (ENOSPC, EIO, a read-only remount)
+   * fails its batch with EngineUnavailableError, so those requests answer 500 and the outage is
+   * logged once (health/engine-health.ts). The file on disk stays the last whole commit.
+   */
+  health?: EngineHealth;
 }
 
 /**
@@ -54,6 +62,7 @@ export class JsonWaitlistStore implements WaitlistStore {
   readonly #file: DurableJsonFile<RecordTable>;
   readonly #stats: RunningStats;
   readonly #onCommit: JsonStoreOptions['onCommit'];
+  readonly #health: EngineHealth | undefined;
   #waiting: Waiter[] = [];
   #flushing: Promise<void> | undefined;
   #closed = false;
@@ -65,6 +74,7 @@ export class JsonWaitlistStore implements WaitlistStore {
     this.#file = file;
     this.#stats = new RunningStats(db.data.values());
     this.#onCommit = options.onCommit;
+    this.#health = options.health;
   }
 
   /**
@@ -173,15 +183,20 @@ export class JsonWaitlistStore implements WaitlistStore {
     while (this.#waiting.length > 0) {
       const batch = this.#waiting;
       this.#waiting = [];
+      const startedAt = this.#health?.now();
       try {
         const started = performance.now();
         await this.#db.write();
         if (batch.some((waiter) => waiter.discardPrevious)) await this.#file.discardPrevious();
         this.#commits += 1;
         this.#onCommit?.({ durationMs: performance.now() - started, bytes: this.#file.lastWriteBytes, records: this.#db.data.size });
+        this.#health?.succeeded(startedAt);
         for (const waiter of batch) waiter.resolve();
       } catch (error) {
-        for (const waiter of batch) waiter.reject(error);
+        // The changes stay in memory: the next commit that the disk takes writes them too.
+        this.#health?.failed(error);
+        const failure = this.#health ? new EngineUnavailableError(this.#health, error) : error;
+        for (const waiter of batch) waiter.reject(failure);
       }
     }
     this.#flushing = undefined;

@@ -10,14 +10,15 @@ import type { Backend, BackendOptions } from '../backend.ts';
 import { PostgresClients } from './clients.ts';
 import { loadOrCreateSharedKeys } from './keys.ts';
 import { urlWithoutPassword } from '../../../log/redact.ts';
-import { openPool } from './pool.ts';
+import { openWatchedPool } from './pool.ts';
 import { migrateSchema } from './schema.ts';
 import { PostgresWaitlistStore } from './waitlist-store.ts';
 
 export async function openPostgresBackend(config: Config, options: BackendOptions = {}): Promise<Backend> {
   const url = config.DATABASE_URL;
   if (!url) throw new Error('openPostgresBackend needs DATABASE_URL');
-  const pool = await openPool(url, { max: config.DATABASE_POOL_SIZE });
+  const watched = await openWatchedPool(url, { max: config.DATABASE_POOL_SIZE, waitMs: config.DATABASE_POOL_WAIT_MS, logger: options.logger });
+  const { pool, health } = watched;
   try {
     await migrateSchema(pool);
     const keys = await loadOrCreateSharedKeys(pool, config);
@@ -27,14 +28,15 @@ export async function openPostgresBackend(config: Config, options: BackendOption
       store,
       clients: new PostgresClients(pool),
       keys,
+      health,
       describe: async () => `store: PostgreSQL ${urlWithoutPassword(url)}, ${await store.count()} records`,
       async close() {
         await store.close();
-        await pool.end();
+        await watched.close();
       },
     };
   } catch (error) {
-    await pool.end().catch(() => {});
+    await watched.close().catch(() => {});
     throw error;
   }
 }

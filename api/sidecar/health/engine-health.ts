@@ -1,0 +1,158 @@
+/**
+ * One engine's health and the story its outages tell in the log: on the first failure one error
+ * line with the cause (describeCause: no password, no address), while the engine stays away one
+ * line per summary interval with the requests affected so far, and on its return one line with
+ * the outage's length and count. Everything in between (thousands of failing sign-ups) adds to a
+ * counter, not to the log. The engines report what they see (failed, succeeded, requestAffected);
+ * an optional check (a probe) runs on a timer so readiness follows the engine without traffic:
+ * while it is up (to notice a failure within about two seconds) and while it is down (to notice
+ * its return as fast).
+ */
+import type { Logger } from '../http/log.ts';
+import { describeCause } from './unavailable.ts';
+import type { EngineName, EngineState } from './engine-state.ts';
+
+/** While an engine is away, one summary line per this interval. */
+export const SUMMARY_INTERVAL_MS = 10_000;
+/** A check that has not answered by then counts as failed. */
+const CHECK_TIMEOUT_MS = 1_000;
+
+export interface EngineHealthOptions {
+  engine: EngineName;
+  logger: Logger;
+  /** What the product does while the engine is away, for the first line ("sign-ups answer 500 until it is back"). */
+  meanwhile: string;
+  /** How the requests an outage touches are counted in the log (default "requests failed"). */
+  affected?: string;
+  summaryMs?: number;
+  /** Milliseconds since the epoch (tests inject one). */
+  now?: () => number;
+  /** A probe of the engine: resolves when it can work. Without one, only the engine's reports count. */
+  check?: () => Promise<void>;
+  /** Interval of the check while the engine is up; unset: checked only while it is down. */
+  checkUpMs?: number;
+  /** Interval of the check while the engine is down. */
+  checkDownMs?: number;
+}
+
+export class EngineHealth {
+  readonly engine: EngineName;
+  readonly #options: EngineHealthOptions;
+  readonly #now: () => number;
+  #up = true;
+  #since: number;
+  #lastError: string | null = null;
+  #lastFailureAt = -Infinity;
+  #affected = 0;
+  #summary: NodeJS.Timeout | undefined;
+  #checkTimer: NodeJS.Timeout | undefined;
+  #closed = false;
+  readonly #listeners: ((state: EngineState) => void)[] = [];
+
+  constructor(options: EngineHealthOptions) {
+    this.engine = options.engine;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.#since = this.#now();
+    this.#scheduleCheck();
+  }
+
+  /** This health's clock (milliseconds): a `startedAt` for succeeded(). */
+  now(): number {
+    return this.#now();
+  }
+
+  get up(): boolean {
+    return this.#up;
+  }
+
+  /** The engine could not do some work: the first failure of an outage starts its story. */
+  failed(cause: unknown): void {
+    this.#lastError = describeCause(cause);
+    this.#lastFailureAt = this.#now();
+    if (!this.#up) return;
+    this.#up = false;
+    this.#since = this.#lastFailureAt;
+    this.#affected = 0;
+    this.#options.logger.error(`${this.engine}: unavailable (${this.#lastError}); ${this.#options.meanwhile}`);
+    const every = this.#options.summaryMs ?? SUMMARY_INTERVAL_MS;
+    this.#summary = setInterval(() => this.#summarise(), every).unref();
+    this.#changed();
+    this.#scheduleCheck();
+  }
+
+  /**
+   * The engine did some work. `startedAt` (this health's clock) is when that work began: a failure
+   * seen after it wins, so a probe that squeezed through does not end an outage that requests still see.
+   */
+  succeeded(startedAt?: number): void {
+    if (this.#up || (startedAt !== undefined && this.#lastFailureAt > startedAt)) return;
+    const seconds = ((this.#now() - this.#since) / 1000).toFixed(1);
+    this.#up = true;
+    this.#since = this.#now();
+    clearInterval(this.#summary);
+    this.#options.logger.info(`${this.engine}: available again after ${seconds} s; ${this.#count()} during the outage`);
+    this.#changed();
+    this.#scheduleCheck();
+  }
+
+  /** A request met the engine away (it failed, or was served by a fallback): counted, not logged. */
+  requestAffected(): void {
+    if (!this.#up) this.#affected += 1;
+  }
+
+  state(): EngineState {
+    return { engine: this.engine, state: this.#up ? 'up' : 'down', since: new Date(this.#since).toISOString(), lastError: this.#lastError };
+  }
+
+  /** Called on every change between up and down (the metrics gauge). */
+  onChange(listener: (state: EngineState) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  close(): void {
+    this.#closed = true;
+    clearInterval(this.#summary);
+    clearTimeout(this.#checkTimer);
+  }
+
+  #count(): string {
+    return `${this.#affected} ${this.#options.affected ?? 'requests failed'}`;
+  }
+
+  #summarise(): void {
+    const seconds = Math.round((this.#now() - this.#since) / 1000);
+    this.#options.logger.error(`${this.engine}: still unavailable after ${seconds} s; ${this.#count()} so far (last error: ${this.#lastError})`);
+  }
+
+  #changed(): void {
+    const state = this.state();
+    for (const listener of this.#listeners) listener(state);
+  }
+
+  #scheduleCheck(): void {
+    const { check, checkUpMs, checkDownMs = 500 } = this.#options;
+    clearTimeout(this.#checkTimer);
+    this.#checkTimer = undefined;
+    const every = this.#up ? checkUpMs : checkDownMs;
+    if (!check || every === undefined || this.#closed) return;
+    this.#checkTimer = setTimeout(() => void this.#runCheck(check), every).unref();
+  }
+
+  async #runCheck(check: () => Promise<void>): Promise<void> {
+    const startedAt = this.#now();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([check(), late]);
+      this.succeeded(startedAt);
+    } catch (error) {
+      if (!this.#closed) this.failed(error);
+    } finally {
+      clearTimeout(timer);
+    }
+    this.#scheduleCheck();
+  }
+}
