@@ -12,6 +12,7 @@ import { normaliseEmail } from '../api/sidecar/domain/email.ts';
 import { EXPORT_FORMATS, exportHeader, exportLine, type ExportFormat } from '../api/sidecar/domain/record-export.ts';
 import { openForOperator, type OperatorAccess } from '../api/sidecar/operator/access.ts';
 import { EXIT, main, printJson, UsageError, write, type Program } from './cli.ts';
+import { report } from './waitlist/report.ts';
 import { statsCommand } from './waitlist/stats.ts';
 
 /** Lines gathered per write to stdout. */
@@ -119,6 +120,7 @@ const program: Program = {
         });
       },
     },
+    report,
     migrate: {
       synopsis: 'migrate --to URL [--json]',
       help: [

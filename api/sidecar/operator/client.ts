@@ -5,6 +5,7 @@
 import { request, type IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
 import type { WaitlistStats } from '../../contract/index.ts';
+import type { DayRange, DaySeries } from '../domain/day-series.ts';
 import type { WaitlistRecord } from '../domain/record.ts';
 import type { ExportFilter, OperatorStore } from '../store/waitlist-store.ts';
 
@@ -32,6 +33,10 @@ export class SidecarChannel implements OperatorStore {
 
   async stats(now: number): Promise<WaitlistStats> {
     return (await this.#json('GET', `/stats?now=${now}`)) as WaitlistStats;
+  }
+
+  async signupsPerDay(range: DayRange): Promise<DaySeries> {
+    return (await this.#json('GET', `/series?${new URLSearchParams({ since: range.since, until: range.until })}`)) as DaySeries;
   }
 
   async show(email: string): Promise<WaitlistRecord | undefined> {

@@ -7,6 +7,7 @@
  *
  *   GET  /count                    {"count": n}
  *   GET  /stats?now=MS             WaitlistStats
+ *   GET  /series?since=ISO&until=ISO   DaySeries (first sign-ups per UTC day; domain/day-series.ts)
  *   GET  /export?lang=L&since=ISO  the records as JSON lines
  *   POST /show   {"email": e}      the record, or 404
  *   POST /erase  {"email": e}      {"erased": true|false}, once durable

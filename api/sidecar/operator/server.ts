@@ -2,6 +2,7 @@
 import { chmod, unlink } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { LANGS, type Lang } from '../../contract/index.ts';
+import { isDayRange } from '../domain/day-series.ts';
 import { PRIVATE_FILE_MODE } from '../store/durable-file.ts';
 import type { ExportFilter, OperatorStore } from '../store/waitlist-store.ts';
 import { MAX_REQUEST_BYTES, MAX_SOCKET_PATH_BYTES, operatorSocketPath } from './protocol.ts';
@@ -56,6 +57,10 @@ async function handle(store: OperatorStore, req: IncomingMessage, res: ServerRes
   if (route === 'GET /stats') {
     const now = Number(url.searchParams.get('now') ?? Date.now());
     return Number.isFinite(now) ? answer(res, 200, await store.stats(now)) : answer(res, 400, { error: 'bad_time' });
+  }
+  if (route === 'GET /series') {
+    const range = { since: url.searchParams.get('since'), until: url.searchParams.get('until') };
+    return isDayRange(range) ? answer(res, 200, await store.signupsPerDay(range)) : answer(res, 400, { error: 'bad_range' });
   }
   if (route === 'GET /export') {
     const filter = exportFilter(url.searchParams);

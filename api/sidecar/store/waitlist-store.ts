@@ -7,6 +7,7 @@
 import type { Lang, WaitlistSignup, WaitlistStats } from '../../contract/index.ts';
 import type { Channel } from '../domain/consent.ts';
 import type { WaitlistRecord } from '../domain/record.ts';
+import type { DayRange, DaySeries } from '../domain/day-series.ts';
 
 export interface ExportFilter {
   lang?: Lang;
@@ -22,6 +23,12 @@ export interface WaitlistStore {
   /** The counts at `now` (ms since the epoch), equal to domain/stats.ts computeStats over every record. */
   stats(now: number): Promise<WaitlistStats>;
   count(): Promise<number>;
+  /**
+   * First sign-ups per UTC day in [range.since, range.until), counted by each answer (unanswered
+   * too), and those before range.since: the report's numbers, aggregates only. Equal to
+   * domain/day-series.ts daySeriesOf over every record.
+   */
+  signupsPerDay(range: DayRange): Promise<DaySeries>;
   /** Every matching record, in sign-up order, exactly as stored. */
   export(filter?: ExportFilter): AsyncIterable<WaitlistRecord>;
   /** The record of a normalised address (GDPR Art. 15), or undefined. */
@@ -33,7 +40,7 @@ export interface WaitlistStore {
 }
 
 /** The operator's view of a store (scripts/waitlist.ts): reads and erasure, never sign-ups. */
-export type OperatorStore = Pick<WaitlistStore, 'stats' | 'count' | 'export' | 'show' | 'erase' | 'close'>;
+export type OperatorStore = Pick<WaitlistStore, 'stats' | 'signupsPerDay' | 'count' | 'export' | 'show' | 'erase' | 'close'>;
 
 /** One durable write of a store, for metrics: how long it took, how big the data is afterwards. */
 export interface CommitInfo {

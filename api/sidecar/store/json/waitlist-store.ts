@@ -17,6 +17,7 @@ import { Low } from 'lowdb';
 import type { WaitlistSignup, WaitlistStats } from '../../../contract/index.ts';
 import type { Channel } from '../../domain/consent.ts';
 import { mergeSignup, type WaitlistRecord } from '../../domain/record.ts';
+import { DaySeriesTally, type DayRange, type DaySeries } from '../../domain/day-series.ts';
 import type { EngineHealth } from '../../health/engine-health.ts';
 import { EngineUnavailableError } from '../../health/unavailable.ts';
 import { matchesFilter, type CommitInfo, type ExportFilter, type WaitlistStore } from '../waitlist-store.ts';
@@ -129,6 +130,17 @@ export class JsonWaitlistStore implements WaitlistStore {
 
   async stats(now: number): Promise<WaitlistStats> {
     return this.#stats.at(now);
+  }
+
+  /** Over the records in memory, EXPORT_BATCH at a time, so sign-ups are served meanwhile. */
+  async signupsPerDay(range: DayRange): Promise<DaySeries> {
+    const records = this.#db.data.list();
+    const counts = new DaySeriesTally(range);
+    for (let i = 0; i < records.length; i++) {
+      if (i > 0 && i % (EXPORT_BATCH * 10) === 0) await nextTurn();
+      counts.add(records[i]);
+    }
+    return counts.series();
   }
 
   async show(email: string): Promise<WaitlistRecord | undefined> {

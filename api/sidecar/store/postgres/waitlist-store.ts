@@ -9,6 +9,8 @@ import { DEFAULT_LANG, type WaitlistSignup, type WaitlistStats } from '../../../
 import { consentEvidence, type Channel } from '../../domain/consent.ts';
 import type { WaitlistRecord } from '../../domain/record.ts';
 import type { CommitInfo, ExportFilter, WaitlistStore } from '../waitlist-store.ts';
+import type { DayRange, DaySeries } from '../../domain/day-series.ts';
+import { signupsPerDay } from './day-series.ts';
 import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
 import { readStats } from './stats-query.ts';
 
@@ -97,6 +99,12 @@ export class PostgresWaitlistStore implements WaitlistStore {
     this.#open();
     const { rows } = await this.#pool.query<{ n: string }>('SELECT count(*) AS n FROM waitlist');
     return Number(rows[0].n);
+  }
+
+  /** One grouped query (day-series.ts): rows per day and answer, never records. */
+  signupsPerDay(range: DayRange): Promise<DaySeries> {
+    this.#open();
+    return signupsPerDay(this.#pool, range);
   }
 
   async show(email: string): Promise<WaitlistRecord | undefined> {

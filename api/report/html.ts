@@ -1,0 +1,71 @@
+/**
+ * The report as one self-contained HTML page: inline style, charts as inline SVG drawn now
+ * (svg.ts), no script, font or image from anywhere; a Content-Security-Policy that forbids every
+ * fetch makes that hold even if a later change forgot it. Each chart has its title, a text
+ * alternative and its numbers in a table below it.
+ */
+import { reportCharts } from './charts.ts';
+import { change, count, span } from './format.ts';
+import { REPORT_CSS } from './html-style.ts';
+import { escapeHtml, reportTables } from './html-tables.ts';
+import type { Comparison, Report } from './series.ts';
+import { renderSvg } from './svg.ts';
+
+/** Nothing may be loaded: styles are inline, images are inline SVG. */
+const CSP = "default-src 'none'; style-src 'unsafe-inline'";
+
+function figure(label: string, value: string, detail: string): string {
+  return `<div><dt>${escapeHtml(label)}</dt><dd>${value}<small>${escapeHtml(detail)}</small></dd></div>`;
+}
+
+function compared(label: string, c: Comparison): string {
+  const detail = `${span(c.current.from, c.current.to)}: ${change(c)} against ${count(c.previous.signups)} (${span(c.previous.from, c.previous.to)})`;
+  return figure(label, count(c.current.signups), detail);
+}
+
+function glance(report: Report): string {
+  const { week, month } = report.comparisons;
+  return [
+    '<section aria-labelledby="glance"><h2 id="glance">At a glance</h2><dl class="numbers" data-chart="glance">',
+    figure('Sign-ups in total', count(report.totals.all), `up to ${report.period.now}`),
+    figure('In this period', count(report.totals.period), span(report.period.from, report.period.to)),
+    compared('Last 7 days', week),
+    compared('Last 30 days', month),
+    '</dl></section>',
+  ].join('');
+}
+
+export async function reportHtml(report: Report): Promise<string> {
+  const tables = reportTables(report);
+  const sections: string[] = [];
+  for (const chart of reportCharts(report)) {
+    const svg = await renderSvg(chart.spec);
+    sections.push(
+      `<section aria-labelledby="${chart.id}"><h2 id="${chart.id}">${escapeHtml(chart.title)}</h2>` +
+        `<div class="chart" role="img" aria-label="${escapeHtml(chart.description)}">${svg}</div>` +
+        `<details><summary>The numbers</summary>${tables[chart.id]}</details></section>`,
+    );
+  }
+  const { from, to, days, now } = report.period;
+  const title = `Waitlist report, ${span(from, to)}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="color-scheme" content="light dark">
+<title>${escapeHtml(title)}</title>
+<style>${REPORT_CSS}</style>
+</head>
+<body>
+<main>
+<h1>Waitlist report</h1>
+<p class="meta">${escapeHtml(`${span(from, to)} (${days} ${days === 1 ? 'day' : 'days'}, UTC), as of ${now}. First sign-ups only (a repeat keeps its first day), counted by the latest answers. Aggregates only: no address or other personal data.`)}</p>
+${glance(report)}
+${sections.join('\n')}
+</main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,80 @@
+/**
+ * First sign-ups per UTC day, counted by every answer (the report's raw numbers): aggregates only,
+ * no address. `daySeriesOf` is the definition both engines are held to; the JSON engine runs it over
+ * its records, PostgreSQL groups the same numbers in SQL (store/postgres/day-series.ts).
+ */
+import { emptyCounts, tally, DAY_MS, type FieldCounts } from './stats.ts';
+import type { WaitlistRecord } from './record.ts';
+
+/** A half-open range of first sign-up times, [since, until), as ISO times. */
+export interface DayRange {
+  since: string;
+  until: string;
+}
+
+/** The counts of one UTC day (YYYY-MM-DD) with at least one first sign-up. */
+export interface DayCounts {
+  day: string;
+  counts: FieldCounts;
+}
+
+export interface DaySeries {
+  /** First sign-ups before `since` (where a cumulative total starts). */
+  before: FieldCounts;
+  /** One entry per UTC day with first sign-ups in [since, until), in day order; days with none are left out. */
+  days: DayCounts[];
+}
+
+/** The UTC day of an ISO time or ms time, as YYYY-MM-DD. */
+export function utcDay(time: string | number): string {
+  return new Date(typeof time === 'number' ? time : Date.parse(time)).toISOString().slice(0, 10);
+}
+
+/** The ms time of a day's UTC midnight; `offset` whole days later. */
+export function dayStart(day: string, offset = 0): number {
+  return Date.parse(`${day}T00:00:00.000Z`) + offset * DAY_MS;
+}
+
+/** Accumulates records one at a time; `series()` gives the DaySeries so far. */
+export class DaySeriesTally {
+  readonly #since: number;
+  readonly #until: number;
+  readonly #before = emptyCounts();
+  /** Keyed by whole days since the epoch: cheaper than a date string per record. */
+  readonly #days = new Map<number, FieldCounts>();
+
+  constructor(range: DayRange) {
+    this.#since = Date.parse(range.since);
+    this.#until = Date.parse(range.until);
+  }
+
+  add(record: WaitlistRecord): void {
+    const created = Date.parse(record.createdAt);
+    if (created >= this.#until) return;
+    if (created < this.#since) return tally(this.#before, record, 1);
+    const day = Math.floor(created / DAY_MS);
+    let counts = this.#days.get(day);
+    if (!counts) this.#days.set(day, (counts = emptyCounts()));
+    tally(counts, record, 1);
+  }
+
+  series(): DaySeries {
+    const days = [...this.#days].sort(([a], [b]) => a - b).map(([day, counts]) => ({ day: utcDay(day * DAY_MS), counts }));
+    return { before: this.#before, days };
+  }
+}
+
+/** The reference definition: the DaySeries of `records` over `range`. */
+export function daySeriesOf(records: Iterable<WaitlistRecord>, range: DayRange): DaySeries {
+  const counts = new DaySeriesTally(range);
+  for (const record of records) counts.add(record);
+  return counts.series();
+}
+
+/** Whether a range is two valid times, the first not after the second. */
+export function isDayRange(range: { since?: unknown; until?: unknown }): range is DayRange {
+  if (typeof range.since !== 'string' || typeof range.until !== 'string') return false;
+  const since = Date.parse(range.since);
+  const until = Date.parse(range.until);
+  return !Number.isNaN(since) && !Number.isNaN(until) && since <= until;
+}

@@ -1,0 +1,109 @@
+/**
+ * `npm run waitlist -- report`: the founder's view of the waitlist as a self-contained HTML page
+ * with charts (default), text for a terminal, or the numbers as JSON (docs/operator.md, "The
+ * report"). The store answers per-day counts (signupsPerDay), never records; on the JSON engine
+ * through the running sidecar. Nothing here sees an address.
+ */
+import { randomBytes } from 'node:crypto';
+import { access, constants, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { configOrExit } from '../../api/config.ts';
+import { reportHtml } from '../../api/report/html.ts';
+import { DEFAULT_DAYS, MAX_DAYS, reportPeriod, storeRange } from '../../api/report/period.ts';
+import { buildReport, type Report } from '../../api/report/series.ts';
+import { reportText } from '../../api/report/text.ts';
+import { openForOperator } from '../../api/sidecar/operator/access.ts';
+import { EXIT, UsageError, write, type Subcommand } from '../cli.ts';
+
+const FORMATS = ['html', 'text', 'json'] as const;
+type Format = (typeof FORMATS)[number];
+
+/** A time the operator typed: a date (UTC midnight) or an ISO date and time. */
+function timeOption(name: string, value: string): number {
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw new UsageError(`--${name} must be a date or time such as 2026-11-01 or 2026-11-01T12:00:00Z, not ${JSON.stringify(value)}`);
+  return ms;
+}
+
+function daysOption(value: string): number {
+  const days = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(days >= 1 && days <= MAX_DAYS)) throw new UsageError(`--days must be a whole number from 1 to ${MAX_DAYS}, not ${JSON.stringify(value)}`);
+  return days;
+}
+
+function periodOf(values: Record<string, string | boolean | undefined>) {
+  const str = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const now = str('now') !== undefined ? timeOption('now', str('now')!) : Date.now();
+  if (str('days') !== undefined && str('since') !== undefined) throw new UsageError('--days and --since both choose the first day: give one of them');
+  const days = str('days') !== undefined ? daysOption(str('days')!) : undefined;
+  const since = str('since') !== undefined ? new Date(timeOption('since', str('since')!)).toISOString() : undefined;
+  const period = reportPeriod(now, { days, since });
+  if (period.days < 1) throw new UsageError(`--since ${str('since')} is after the report's last day, ${period.to}`);
+  if (period.days > MAX_DAYS) throw new UsageError(`--since ${str('since')} is more than ${MAX_DAYS} days before ${period.to}`);
+  return period;
+}
+
+async function render(format: Format, report: Report): Promise<string> {
+  if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
+  if (format === 'text') return reportText(report);
+  return reportHtml(report);
+}
+
+/** Written whole or not at all: a temporary file beside the target, renamed over it. */
+async function writeWhole(path: string, text: string): Promise<void> {
+  const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, text, { mode: 0o644 });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+const problem = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+
+export const report: Subcommand = {
+  synopsis: 'report [--format html|text|json] [--out FILE] [--days N | --since DATE] [--now TIME]',
+  help: [
+    'Sign-ups per day with charts: totals, 7-day average, cumulative total, each answer per day and its share,',
+    'this week and the last 30 days against the ones before. Aggregates only, never an address.',
+    '  --format html    one self-contained page with charts (default); written to --out, or',
+    '                   to waitlist-report-<DAY>.html in the current directory',
+    '  --format text    the same numbers with sparklines, for a terminal (stdout unless --out)',
+    '  --format json    the numbers themselves, documented in docs/operator.md (stdout unless --out)',
+    `  --days N         the last N days, today included (default ${DEFAULT_DAYS}, at most ${MAX_DAYS})`,
+    '  --since DATE     from DATE (UTC) to today, e.g. 2026-09-01',
+    '  --out FILE       where to write; - for stdout',
+    '  --now TIME       the report as of TIME instead of now (reproducible reports), e.g. 2026-11-25T12:00:00Z',
+  ].join('\n'),
+  options: { format: { type: 'string', choices: FORMATS }, out: { type: 'string' }, days: { type: 'string' }, since: { type: 'string' }, now: { type: 'string' } },
+  async run({ values }) {
+    const format = (values.format ?? 'html') as Format;
+    const period = periodOf(values);
+    const outValue = typeof values.out === 'string' ? values.out : format === 'html' ? `waitlist-report-${period.to}.html` : '-';
+    if (outValue === '') throw new UsageError('--out is empty: give a file name, or - for stdout');
+    const out = outValue === '-' ? undefined : resolve(outValue);
+    // Checked before the store is asked, so a typo costs nothing.
+    if (out) await access(dirname(out), constants.W_OK).catch((error) => {
+      throw new Error(`cannot write the report to ${out}: ${problem(error)} on its directory`);
+    });
+    const access_ = await openForOperator(configOrExit(), 'read');
+    let series;
+    try {
+      series = await access_.store.signupsPerDay(storeRange(period));
+    } finally {
+      await access_.close();
+    }
+    const text = await render(format, buildReport(period, series));
+    if (!out) {
+      await write(text);
+      return EXIT.ok;
+    }
+    await writeWhole(out, text).catch((error) => {
+      throw new Error(`cannot write the report to ${out}: ${problem(error)}`);
+    });
+    console.error(`Wrote the ${format} report of ${period.from} to ${period.to} to ${out}`);
+    return EXIT.ok;
+  },
+};
