@@ -1,0 +1,157 @@
+/**
+ * Two instances (each a real front + sidecar) on one PostgreSQL and one Redis under a sign-up load,
+ * while the engines fail as in production: PostgreSQL crashed (immediate shutdown) and started
+ * again, Redis stopped and started again, then both at once. What must hold: every acknowledged
+ * sign-up is in the database afterwards; every answer is a success or the contract's 500
+ * internal_error within 1 s (none hangs); GET /readyz on the metrics listener turns not-ready
+ * within 2 s of the failure and ready within 2 s of the return; the log tells each outage in a
+ * few lines, not one per failed request.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { postgresBinDir } from '../support/engines/postgres.ts';
+import { REDIS_BINARY, startRedis, type RedisEngine } from '../support/engines/redis.ts';
+import { describeWithEngine } from '../support/engines/require.ts';
+import { startRestartablePostgres, type RestartablePostgres } from '../support/engines/restartable-postgres.ts';
+import { signUpLoad, type Answer } from '../support/sign-up-load.ts';
+import { freePort, OWN_STACK_TIMEOUT_MS, startStack, type RunningStack } from '../support/stack.ts';
+
+const shared = inject('stack');
+const both = postgresBinDir() && REDIS_BINARY ? 'found' : undefined;
+/** How long each engine stays away: long enough for many failed requests and a few probes. */
+const OUTAGE_MS = 1_200;
+
+interface Instance {
+  stack: RunningStack;
+  readyz: string;
+}
+
+describeWithEngine('PostgreSQL and redis-server', both, 'engine outages under a sign-up load, two instances', () => {
+  let postgres: RestartablePostgres;
+  let redis: RedisEngine;
+  let databaseUrl: string;
+  let instances: Instance[] = [];
+
+  beforeAll(async () => {
+    [postgres, redis] = await Promise.all([startRestartablePostgres(), startRedis()]);
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE outage');
+    await admin.end();
+    databaseUrl = postgres.url.replace(/\/postgres$/, '/outage');
+    instances = await Promise.all(
+      [0, 1].map(async () => {
+        const metricsPort = await freePort();
+        const env = { DATABASE_URL: databaseUrl, RATE_LIMIT_STORE: redis.url, METRICS_PORT: String(metricsPort), LOG_FORMAT: 'json' };
+        const stack = await startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env, timeoutMs: OWN_STACK_TIMEOUT_MS });
+        return { stack, readyz: `http://127.0.0.1:${metricsPort}/readyz` };
+      }),
+    );
+  }, OWN_STACK_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await Promise.all(instances.map(({ stack }) => stack.stop()));
+    await Promise.all([postgres?.stop(), redis?.stop()]);
+  });
+
+  /** Milliseconds until every instance's /readyz says `ready` (polled every 50 ms); Infinity after 5 s. */
+  async function readiness(ready: boolean): Promise<number> {
+    const started = performance.now();
+    while (performance.now() - started < 5_000) {
+      const states = await Promise.all(instances.map(({ readyz }) => fetch(readyz).then((res) => res.status === 200, () => false)));
+      if (states.every((state) => state === ready)) return performance.now() - started;
+      await sleep(50);
+    }
+    return Infinity;
+  }
+
+  async function outage(stop: () => Promise<void>, start: () => Promise<void>) {
+    expect(await readiness(true)).toBeLessThan(Infinity);
+    const marks = instances.map(({ stack }) => stack.output().length);
+    const load = signUpLoad(instances.map(({ stack }) => stack.url), 3);
+    await sleep(300);
+    await stop();
+    const notReadyMs = await readiness(false);
+    const body = await (await fetch(instances[0].readyz)).json();
+    await sleep(OUTAGE_MS);
+    await start();
+    const readyMs = await readiness(true);
+    await sleep(300);
+    const answers = await load.stop();
+    const lines = instances.map(({ stack }, i) => stack.output().slice(marks[i]).split('\n').filter(Boolean));
+    return { answers, notReadyMs, readyMs, lines, body };
+  }
+
+  /** The acknowledged addresses that the database does not hold. */
+  async function lost(answers: Answer[]): Promise<string[]> {
+    const acknowledged = answers.filter((answer) => answer.status >= 200 && answer.status < 300).map((answer) => answer.email);
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ email: string }>('SELECT email FROM waitlist WHERE email = ANY($1)', [acknowledged]);
+      const stored = new Set(rows.map((row) => row.email));
+      return acknowledged.filter((email) => !stored.has(email));
+    } finally {
+      await client.end();
+    }
+  }
+
+  function summary(name: string, run: Awaited<ReturnType<typeof outage>>) {
+    const failed = run.answers.filter((answer) => answer.status !== 200 && answer.status !== 201 && answer.status !== 202);
+    const line = {
+      outage: name,
+      answers: run.answers.length,
+      failed: failed.length,
+      slowestFailureMs: Math.round(Math.max(0, ...failed.map((answer) => answer.ms))),
+      slowestMs: Math.round(Math.max(...run.answers.map((answer) => answer.ms))),
+      notReadyMs: Math.round(run.notReadyMs),
+      readyMs: Math.round(run.readyMs),
+      logLines: run.lines.map((lines) => lines.length),
+    };
+    console.log(JSON.stringify(line));
+    return failed;
+  }
+
+  /** Every answer is a success or a fast 500 internal_error; the log holds a few lines per instance. */
+  function expectBoundedStory(run: Awaited<ReturnType<typeof outage>>, failed: Answer[], maxLines: number) {
+    for (const answer of failed) expect([answer.status, answer.error, answer.ms < 1000]).toEqual([500, 'internal_error', true]);
+    expect(run.notReadyMs).toBeLessThan(2000);
+    expect(run.readyMs).toBeLessThan(2000);
+    for (const lines of run.lines) expect(lines.length, lines.join('\n')).toBeLessThanOrEqual(maxLines);
+  }
+
+  it('outage: PostgreSQL crashed and started again: fast 500s, readiness follows within 2 s, nothing acknowledged lost, two log lines per instance', async () => {
+    const run = await outage(() => postgres.stopImmediate(), () => postgres.start());
+    const failed = summary('postgres', run);
+    expect(failed.length).toBeGreaterThan(0);
+    expectBoundedStory(run, failed, 3);
+    expect(run.body).toMatchObject({ ready: false, engines: [{ engine: 'postgres', state: 'down' }, { engine: 'redis', state: 'up' }] });
+    expect(run.body.engines[0].lastError).toEqual(expect.any(String));
+    for (const lines of run.lines) {
+      expect(lines.some((line) => /postgres: unavailable \(/.test(line) && !/127\.0\.0\.1/.test(line))).toBe(true);
+      expect(lines.some((line) => /postgres: available again after [\d.]+ s; \d+ requests failed during the outage/.test(line))).toBe(true);
+    }
+    expect(await lost(run.answers)).toEqual([]);
+  }, 30_000);
+
+  it('outage: Redis stopped and started again: every sign-up still succeeds (limits count in each instance meanwhile), readiness follows within 2 s', async () => {
+    const run = await outage(() => redis.kill(), () => redis.restart());
+    const failed = summary('redis', run);
+    expect(failed).toEqual([]);
+    expectBoundedStory(run, failed, 3);
+    expect(run.body).toMatchObject({ ready: false, engines: [{ engine: 'postgres', state: 'up' }, { engine: 'redis', state: 'down' }] });
+    expect(await lost(run.answers)).toEqual([]);
+  }, 30_000);
+
+  it('outage: PostgreSQL and Redis at once: fast 500s, readiness follows within 2 s, nothing acknowledged lost, four log lines per instance', async () => {
+    const run = await outage(
+      () => Promise.all([postgres.stopImmediate(), redis.kill()]).then(() => {}),
+      () => Promise.all([postgres.start(), redis.restart()]).then(() => {}),
+    );
+    const failed = summary('both', run);
+    expect(failed.length).toBeGreaterThan(0);
+    expectBoundedStory(run, failed, 5);
+    expect(await lost(run.answers)).toEqual([]);
+  }, 30_000);
+});
