@@ -7,3 +7,4 @@ export * from './schemas.ts';
 export * from './routes.ts';
 export * from './consent.ts';
 export * from './api-index.ts';
+export * from './route-headers.ts';

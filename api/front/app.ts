@@ -4,7 +4,8 @@
  */
 import type http from 'node:http';
 import { hasBody, settleBeforeAnswer } from './body-cap.ts';
-import { hostFieldValid, refuseHostField } from './host-field.ts';
+import { adoptAbsoluteForm } from './absolute-form.ts';
+import { hostFieldValid, refuseRequest } from './host-field.ts';
 import type { Tracker } from './log.ts';
 import type { RateLimitMirror } from './rate-limit-mirror.ts';
 import { negotiateCoding, negotiatePage } from './negotiate.ts';
@@ -32,12 +33,14 @@ export function createFrontHandler(options: FrontOptions): http.RequestListener 
   const { site, proxy, track } = options;
 
   return (req, res) => {
+    // RFC 9112 §3.2.2: an absolute-form target is answered as the origin-form it names.
+    const formOk = req.url!.charCodeAt(0) === 0x2f || adoptAbsoluteForm(req);
     const target = req.url ?? '/';
     const api = isApiPath(target);
     track?.(req, res, api);
     // Whichever answer comes, the connection is kept only if the body's rest can be drained (body-cap.ts).
     if (hasBody(req)) settleBeforeAnswer(req, res);
-    if (!hostFieldValid(req)) return refuseHostField(req, res, options.mirror);
+    if (!formOk || !hostFieldValid(req)) return refuseRequest(req, res, options.mirror);
     // CORS first: it answers preflights itself and sets headers the proxy's answer keeps.
     if (api) return void (options.cors?.(req, res) || proxy(req, res));
 

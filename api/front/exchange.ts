@@ -79,9 +79,9 @@ export class Exchange implements Dispatcher.DispatchHandler {
 }
 
 /** Part 7: an unexpected failure is `500 {error: internal_error, message}`, with the API headers. */
-export function fail({ res, key, mirror }: Attempt): void {
+export function fail({ req, res, key, mirror }: Attempt): void {
   if (res.headersSent) return void res.destroy();
-  const answer = ownApiError('internal_error', key && mirror ? mirror.fields(key) : []);
+  const answer = ownApiError('internal_error', key && mirror ? mirror.fields(key) : [], req.url);
   res.writeHead(answer.status, answer.headers);
   res.end(answer.body);
 }

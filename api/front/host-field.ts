@@ -25,7 +25,11 @@ export function hostFieldValid(req: http.IncomingMessage): boolean {
   return count === 1 || (count === 0 && !(req.httpVersionMajor === 1 && req.httpVersionMinor === 1));
 }
 
-export function refuseHostField(req: http.IncomingMessage, res: http.ServerResponse, mirror?: RateLimitMirror): void {
+/**
+ * Answers a request the front refuses before any handling (a bad Host field, a request target that
+ * is neither origin-form nor an acceptable absolute-form) as a parser refusal would be answered.
+ */
+export function refuseRequest(req: http.IncomingMessage, res: http.ServerResponse, mirror?: RateLimitMirror): void {
   const method = req.method ?? '';
   const answer = refusal(req.url ?? '', req.socket.remoteAddress, method, mirror);
   closeAfterAnswer(req, res);

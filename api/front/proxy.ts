@@ -28,6 +28,7 @@ import { Exchange, fail, type Attempt } from './exchange.ts';
 import { forwardHeaders, requestClient } from './forward-headers.ts';
 import type { RateLimitMirror } from './rate-limit-mirror.ts';
 import { decodeUnreserved } from './request-path.ts';
+import { forwardedMethod } from './unlisted-method.ts';
 
 export type Upstream = SidecarAddress;
 
@@ -108,7 +109,8 @@ export function createProxy(options: ProxyOptions) {
       // A retry gets a connection of its own: the pool might hand out another stale one.
       const target: Dispatcher = fresh ? new Client(...clientOptions(upstream)) : poolFor(upstream);
       if (fresh) exchange.onDone = () => void target.close().catch(() => {});
-      const method = req.method as Dispatcher.HttpMethod;
+      // A method the sidecar's parser would refuse goes as a stand-in (unlisted-method.ts).
+      const method = forwardedMethod(req.method) as Dispatcher.HttpMethod;
       target.dispatch({ method, path: req.url ?? '/', headers, body, reset: fresh }, exchange);
     } catch (error) {
       // undici refuses some requests outright (e.g. a header it cannot send).

@@ -21,8 +21,8 @@ export interface ServerLimits {
   requestTimeoutMs?: number;
   /** How long an idle kept-alive connection stays open. */
   keepAliveTimeoutMs?: number;
-  /** Attaches connection and parser-error handling before the first connection can arrive. */
-  prepare?: (server: http.Server) => void;
+  /** Attaches connection and parser-error handling before the first connection can arrive; `handler` is the server's. */
+  prepare?: (server: http.Server, handler: http.RequestListener) => void;
 }
 
 export async function listen(handler: http.RequestListener, host: string, port: number, limits: ServerLimits = {}): Promise<Listening> {
@@ -44,7 +44,7 @@ export async function listen(handler: http.RequestListener, host: string, port: 
   // A client that half-closes after its request still gets the answer (RFC 9112 §9.6 lets a client
   // end its side first); by default node:http would end ours at once, before the answer is written.
   (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  limits.prepare?.(server);
+  limits.prepare?.(server, handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -47,6 +47,6 @@ export async function startFront(config: Config, options: FrontOptions): Promise
   const corsApiFields = (req: http.IncomingMessage) =>
     ownApiFields(mirror.fields(mirror.key(requestClient(req, trusted), req.url ?? '/', req.method ?? 'OPTIONS')));
   const track = requestTracker({ trusted, logger: config.LOG_REQUESTS ? options.logger : undefined, onFinish: options.onFinish });
-  const listening = await listen(createFrontHandler({ site, proxy, track, mirror, cors: createCors(config.CORS_ORIGINS, corsApiFields) }), config.HOST, config.PORT, clientLimits(config, trusted, mirror));
+  const listening = await listen(createFrontHandler({ site, proxy, track, mirror, cors: createCors(config.CORS_ORIGINS, corsApiFields) }), config.HOST, config.PORT, clientLimits(config, trusted, mirror, track));
   return { ...listening, closeProxy };
 }

@@ -143,7 +143,7 @@ describe('parser refusals on API paths get the API answer', () => {
   const cases: [name: string, request: string][] = [
     ['non-numeric Content-Length', `POST ${API_PATHS.waitlist} HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n`],
     ['two different Content-Lengths (a lying length)', `POST ${API_PATHS.waitlist} HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!`],
-    ['Transfer-Encoding together with Content-Length', `POST ${API_PATHS.token} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n`],
+    ['Transfer-Encoding together with Content-Length', `POST ${API_PATHS.waitlist} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n`],
     ['an invalid method', `G@T ${API_PATHS.status} HTTP/1.1\r\nHost: x\r\n\r\n`],
     ['headers over 16 KB', `GET ${API_PATHS.status} HTTP/1.1\r\nHost: x\r\nX-Big: ${big}\r\n\r\n`],
     ['a broken chunk size', `POST ${API_PATHS.waitlist} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`],

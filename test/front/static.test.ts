@@ -292,8 +292,10 @@ describe('never anything outside dist/', () => {
     expect(res.text).not.toContain('secret');
   });
 
-  test('traversal: a target that is not origin-form -> 400', async () => {
-    expect((await get('http://evil.example/etc/passwd')).status).toBe(400);
+  test('traversal: a target neither origin-form nor absolute-form -> 400; the absolute-form is only the origin-form it names (RFC 9112 §3.2.2)', async () => {
+    for (const target of ['etc/passwd', '*', 'evil.example:80']) expect((await get(target)).status, target).toBe(400);
+    expect((await get('http://evil.example/etc/passwd')).status).toBe(404);
+    expect((await get('http://evil.example/thanks/')).status).toBe(200);
   });
 
   test('percent-encoding is decoded once: /thanks%2F is not /thanks/, /%74hanks/ is', async () => {

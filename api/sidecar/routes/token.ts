@@ -3,7 +3,7 @@
  * content type (400) -> size (413) -> parsing, repeated parameters (400) -> grant type (400) ->
  * client authentication (400 for two methods at once, else 401) -> scope (400).
  */
-import { BODY_LIMIT_BYTES, SCOPES, TOKEN_TTL_SECONDS, type TokenResponse } from '../../contract/index.ts';
+import { BODY_LIMIT_BYTES, SCOPES, TOKEN_TTL_SECONDS, routeHeaders, type TokenResponse } from '../../contract/index.ts';
 import { sandboxClients } from '../domain/clients.ts';
 import { issueAccessToken } from '../domain/tokens.ts';
 import { decodeUtf8, readLimitedBody } from '../http/body.ts';
@@ -18,8 +18,8 @@ import type { RouteModule } from './route-module.ts';
 export const createToken: RouteModule = {
   id: 'createToken',
   errorStyle: 'oauth',
-  // RFC 6749 §5.1: responses carrying tokens must not be cached; the same for errors (§5.2 example).
-  headers: () => ({ 'cache-control': 'no-store', pragma: 'no-cache' }),
+  // RFC 6749 §5.1: no-store and no-cache on every answer (api/contract/route-headers.ts).
+  headers: ({ env }) => routeHeaders('createToken', env),
   async handle(event, { env, urls, deps }) {
     if (mediaTypeOf(event.req.headers.get('content-type')) !== 'application/x-www-form-urlencoded') {
       throw new ApiError('invalid_request');
