@@ -2,10 +2,17 @@
  * The store's first sign-ups per UTC day (signupsPerDay), the same on both engines: equal to the
  * reference definition (domain/day-series.ts daySeriesOf) over the stored records, and to numbers
  * counted by hand at the edges that matter: UTC midnight to the millisecond, the range's own ends,
- * a repeat (first day kept, latest answers counted) and an erasure.
+ * a repeat (first day kept, latest answers counted) and an erasure. The JSON engine's running
+ * sidecar answers it over the operator channel (GET /series).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daySeriesOf } from '../../api/sidecar/domain/day-series.ts';
+import { SidecarChannel } from '../../api/sidecar/operator/client.ts';
+import { operatorSocketPath } from '../../api/sidecar/operator/protocol.ts';
+import { serveOperator } from '../../api/sidecar/operator/server.ts';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { describeEachBackend } from './support/backends.ts';
 import { harness, type Harness } from './support/harness.ts';
@@ -55,5 +62,25 @@ describeEachBackend('signupsPerDay', (backend) => {
       { since: '2026-11-30T00:00:00.000Z', until: '2026-11-30T00:00:00.000Z' },
     ];
     for (const range of ranges) expect(await h.store.signupsPerDay(range), JSON.stringify(range)).toEqual(daySeriesOf(records, range));
+  });
+});
+
+describe('signupsPerDay over the operator channel', () => {
+  it('operator channel: GET /series answers the sidecar store\'s own series; a range that is not two times in order -> 400', async () => {
+    const h = await harness();
+    const socketDir = await mkdtemp(join(tmpdir(), 'series-channel-'));
+    const server = await serveOperator(h.store, socketDir);
+    try {
+      for (const [email, answers, at] of signups) await h.store.upsert({ email, consent: true, ...answers }, 'form', at);
+      const channel = new SidecarChannel(operatorSocketPath(socketDir));
+      expect(await channel.signupsPerDay(RANGE)).toEqual(await h.store.signupsPerDay(RANGE));
+      expect((await channel.signupsPerDay(RANGE)).days).toHaveLength(3);
+      await expect(channel.signupsPerDay({ since: RANGE.until, until: RANGE.since })).rejects.toThrow(/answered 400/);
+      await expect(channel.signupsPerDay({ since: 'yesterday', until: RANGE.until })).rejects.toThrow(/answered 400/);
+    } finally {
+      await server?.close();
+      await rm(socketDir, { recursive: true, force: true });
+      await h.close();
+    }
   });
 });

@@ -62,3 +62,42 @@ export function fixtureRecords(): { createdAt: string; lang: string; role?: stri
   }
   return [...records.values()];
 }
+
+/** The numbers a 90-day report as of NOW must show, counted from fixtureRecords() day by day. */
+export function expectedNumbers() {
+  const records = fixtureRecords().filter((r) => r.createdAt <= NOW);
+  const dayCount = (offset: number, match: (r: (typeof records)[number]) => boolean = () => true) =>
+    records.filter((r) => r.createdAt.slice(0, 10) === dayOf(offset) && match(r)).length;
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const sumDays = (from: number, to: number) => range(from, to).reduce((n, offset) => n + dayCount(offset), 0);
+  const days = range(0, 89);
+  const signups = days.map((offset) => dayCount(offset));
+  const before = records.filter((r) => r.createdAt < `${FIRST_DAY}T`).length;
+  const cumulative = days.map((offset) => before + sumDays(0, offset));
+  const average7 = days.map((offset) => Math.round((sumDays(offset - 6, offset) / 7) * 100) / 100);
+  const answersOf = { byLang: [...LANGS], byRole: [...ROLES, 'unanswered'], byBuilding: [...BUILDING, 'unanswered'], bySource: [...SOURCES, 'unanswered'] };
+  const field = { byLang: 'lang', byRole: 'role', byBuilding: 'building', bySource: 'source' } as const;
+  const perDay = Object.fromEntries(
+    Object.entries(answersOf).map(([key, answers]) => [
+      key,
+      Object.fromEntries(answers.map((a) => [a, days.map((offset) => dayCount(offset, (r) => (r[field[key as keyof typeof field]] ?? 'unanswered') === a))])),
+    ]),
+  ) as Record<keyof typeof answersOf, Record<string, number[]>>;
+  const compare = (length: number) => {
+    const current = sumDays(90 - length, 89);
+    const previous = sumDays(90 - 2 * length, 89 - length);
+    return { current, previous, from: dayOf(90 - length), previousFrom: dayOf(90 - 2 * length), previousTo: dayOf(89 - length) };
+  };
+  return {
+    days: days.map(dayOf),
+    signups,
+    average7,
+    cumulative,
+    before,
+    all: records.length,
+    answersOf,
+    perDay,
+    week: compare(7),
+    month: compare(30),
+  };
+}
