@@ -74,13 +74,15 @@ describeWithEngine('PostgreSQL and redis-server', both, 'engine outages under a 
     await stop();
     const notReadyMs = await readiness(false);
     const body = await (await fetch(instances[0].readyz)).json();
+    const metrics = await (await fetch(instances[0].readyz.replace(/readyz$/, 'metrics'))).text();
+    const livez = (await fetch(instances[0].readyz.replace(/readyz$/, 'livez'))).status;
     await sleep(OUTAGE_MS);
     await start();
     const readyMs = await readiness(true);
     await sleep(300);
     const answers = await load.stop();
     const lines = instances.map(({ stack }, i) => stack.output().slice(marks[i]).split('\n').filter(Boolean));
-    return { answers, notReadyMs, readyMs, lines, body };
+    return { answers, notReadyMs, readyMs, lines, body, metrics, livez };
   }
 
   /** The acknowledged addresses that the database does not hold. */
@@ -128,6 +130,11 @@ describeWithEngine('PostgreSQL and redis-server', both, 'engine outages under a 
     expectBoundedStory(run, failed, 3);
     expect(run.body).toMatchObject({ ready: false, engines: [{ engine: 'postgres', state: 'down' }, { engine: 'redis', state: 'up' }] });
     expect(run.body.engines[0].lastError).toEqual(expect.any(String));
+    expect(run.metrics).toMatch(/^waitlist_engine_up\{engine="postgres"\} 0$/m);
+    expect(run.metrics).toMatch(/^waitlist_engine_up\{engine="redis"\} 1$/m);
+    expect(run.livez).toBe(200);
+    // Readiness lives on the metrics listener only: the public port keeps the contract's 404.
+    expect((await fetch(new URL('/readyz', instances[0].stack.url))).status).toBe(404);
     for (const lines of run.lines) {
       expect(lines.some((line) => /postgres: unavailable \(/.test(line) && !/127\.0\.0\.1/.test(line))).toBe(true);
       expect(lines.some((line) => /postgres: available again after [\d.]+ s; \d+ requests failed during the outage/.test(line))).toBe(true);

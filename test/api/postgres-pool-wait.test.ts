@@ -1,0 +1,73 @@
+/**
+ * A pool that is full (slow statements hold every connection) must not queue requests without
+ * bound: each waits at most DATABASE_POOL_WAIT_MS, then answers the contract's 500 internal_error;
+ * the overload is one log line, not one per request, and is no outage (readiness stays ready).
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { API_PATHS } from '../../api/contract/index.ts';
+import { createApp } from '../../api/sidecar/app.ts';
+import { systemClock } from '../../api/sidecar/deps.ts';
+import type { Backend } from '../../api/sidecar/store/backend.ts';
+import { openBackend } from '../../api/sidecar/store/open-backend.ts';
+import { postgresBinDir, startPostgres, type PostgresEngine } from '../support/engines/postgres.ts';
+import { describeWithEngine } from '../support/engines/require.ts';
+import { CapturingLogger, testConfig } from './support/harness.ts';
+
+const POOL = 2;
+const WAIT_MS = 200;
+
+describeWithEngine('PostgreSQL', postgresBinDir(), 'a full PostgreSQL pool', () => {
+  let engine: PostgresEngine;
+  let url: string;
+  let backend: Backend;
+  const logger = new CapturingLogger();
+
+  beforeAll(async () => {
+    engine = await startPostgres();
+    url = await engine.createDatabase();
+    const config = testConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: String(POOL), DATABASE_POOL_WAIT_MS: String(WAIT_MS) });
+    backend = await openBackend(config, { logger });
+  });
+  afterAll(async () => {
+    await backend?.close();
+    await engine?.stop();
+  });
+
+  it('pool: with every connection held by a slow statement a sign-up waits at most DATABASE_POOL_WAIT_MS, then 500 internal_error; none hangs; one log line; still ready', async () => {
+    const { store, keys, clients } = backend;
+    const app = createApp({ store, clock: systemClock, keys, clients, config: testConfig({ DATABASE_URL: url }), logger });
+    const signUp = async (email: string) => {
+      const started = performance.now();
+      const res = await app.request(API_PATHS.waitlist, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, consent: true }),
+      });
+      const body = res.ok ? undefined : ((await res.json()) as { error: string }).error;
+      return { status: res.status, body, ms: performance.now() - started };
+    };
+    // Slow statements: the table is locked, so the sign-ups that got a connection wait on the lock.
+    const locker = new pg.Client({ connectionString: url });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE waitlist IN ACCESS EXCLUSIVE MODE');
+    const holders = Array.from({ length: POOL }, (_, i) => signUp(`slow-${i}@example.org`));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const waiters = await Promise.all(Array.from({ length: 6 }, (_, i) => signUp(`waiting-${i}@example.org`)));
+    await locker.query('COMMIT');
+    await locker.end();
+
+    for (const answer of waiters) {
+      expect([answer.status, answer.body]).toEqual([500, 'internal_error']);
+      expect(answer.ms).toBeGreaterThanOrEqual(WAIT_MS - 20);
+      expect(answer.ms).toBeLessThan(1000);
+    }
+    // The slow ones finish once their statement can: nothing hangs, nothing is lost.
+    for (const answer of await Promise.all(holders)) expect(answer.status).toBeLessThan(300);
+    expect(logger.lines.filter((line) => line.includes('no connection free within 200 ms'))).toHaveLength(1);
+    expect(logger.lines.filter((line) => /error id|unavailable/.test(line))).toEqual([]);
+    expect(backend.health.state()).toMatchObject({ engine: 'postgres', state: 'up' });
+    expect((await signUp('after@example.org')).status).toBeLessThan(300);
+  });
+});
