@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- --duration=N --rounds=N --sizes=a,b …]`: runs every benchmark below, one
- * after the other, each with the same arguments, and says which one starts and how long each took.
+ * `npm run bench [-- NAME … --duration=N --rounds=N --sizes=a,b …]`: runs every benchmark below
+ * (or only those named, e.g. `signup-peers`), one after the other, each with the same arguments, and says which one starts and how long each took.
  * One failing benchmark does not stop the others; the exit code is 1 if any failed.
  *
  * To add a benchmark, append its file (in this folder) to BENCHES. It receives all arguments and
@@ -15,7 +15,16 @@ export const BENCHES: readonly string[] = [
   'sidecar.ts', // sign-ups on the JSON store at 1,000 and 100,000 records
   'postgres.ts', // sign-ups and statistics on PostgreSQL at 1,000,000 records beside the JSON store at 100,000
   'rate-limit-memory.ts', // in-memory windows flat over two floods; Redis engine decisions/s and p99
+  'signup-peers.ts', // a sign-up through the product against a plain node:http peer, the h3 floor and pgbench
 ];
+
+/** The benchmarks named on the command line (`npm run bench -- signup-peers`), or all of them. */
+export function selected(args: readonly string[]): { files: string[]; rest: string[] } {
+  const known = new Map(BENCHES.map((file) => [file.replace(/\.ts$/, ''), file]));
+  const names = args.filter((arg) => known.has(arg.replace(/\.ts$/, '')));
+  const files = names.length ? names.map((name) => known.get(name.replace(/\.ts$/, ''))!) : [...BENCHES];
+  return { files, rest: args.filter((arg) => !names.includes(arg)) };
+}
 
 function run(file: string, args: string[]): Promise<number> {
   const child = spawn(process.execPath, [file, ...args], { stdio: 'inherit' });
@@ -46,8 +55,9 @@ export async function runAll(files: readonly string[], args: string[], log = (li
   return interrupted ? 130 : failed.length ? 1 : 0;
 }
 
-const USAGE = `usage: npm run bench [-- --duration=N --rounds=N --sizes=a,b …]
-Runs ${BENCHES.join(', ')} (scripts/bench/), each with the same options, and prints a line per phase.
+const USAGE = `usage: npm run bench [-- NAME … --duration=N --rounds=N --sizes=a,b --signup-records=N …]
+Runs ${BENCHES.join(', ')} (scripts/bench/), or only those NAMEd (e.g. signup-peers), each with the
+same options, and prints a line per phase.
 Each prints its results as a table with ratios against a reference measured in the same run.`;
 
 if (import.meta.main) {
@@ -55,5 +65,6 @@ if (import.meta.main) {
     console.log(USAGE);
     process.exit(0);
   }
-  process.exit(await runAll(BENCHES.map((file) => path.join(import.meta.dirname, file)), process.argv.slice(2)));
+  const { files, rest } = selected(process.argv.slice(2));
+  process.exit(await runAll(files.map((file) => path.join(import.meta.dirname, file)), rest));
 }

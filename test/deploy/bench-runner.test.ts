@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test, vi } from 'vitest';
 import { during, numberOption } from '../../scripts/bench/progress.ts';
-import { BENCHES, runAll } from '../../scripts/bench/run.ts';
+import { BENCHES, runAll, selected } from '../../scripts/bench/run.ts';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -47,6 +47,11 @@ test('bench runner: a failing script is reported, the next ones still run, the r
 test('bench runner: the list names files that exist in scripts/bench', async () => {
   const here = await readdir(path.join(import.meta.dirname, '../../scripts/bench'));
   for (const file of BENCHES) expect(here).toContain(file);
+});
+
+test('bench runner: a benchmark named on the command line runs alone and the options pass on; no name runs them all', () => {
+  expect(selected(['signup-peers', '--duration=3'])).toEqual({ files: ['signup-peers.ts'], rest: ['--duration=3'] });
+  expect(selected(['--rounds', '1'])).toEqual({ files: [...BENCHES], rest: ['--rounds', '1'] });
 });
 
 test('bench progress: a long phase prints a line at least every 5 s until it ends', async () => {

@@ -5,36 +5,15 @@
  * COMMIT, which with the server's default synchronous_commit=on is durable.
  */
 import type pg from 'pg';
-import { DEFAULT_LANG, type WaitlistSignup, type WaitlistStats } from '../../../contract/index.ts';
-import { consentEvidence, type Channel } from '../../domain/consent.ts';
+import type { WaitlistSignup, WaitlistStats } from '../../../contract/index.ts';
+import type { Channel } from '../../domain/consent.ts';
 import type { WaitlistRecord } from '../../domain/record.ts';
 import type { CommitInfo, ExportFilter, WaitlistStore } from '../waitlist-store.ts';
 import type { DayRange, DaySeries } from '../../domain/day-series.ts';
 import { signupsPerDay } from './day-series.ts';
 import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
 import { readStats } from './stats-query.ts';
-
-/** Merge rules of mergeSignup: new answers win, absent ones keep the old, created_at stays (the
- * earlier of the two: with concurrent instances the first to commit need not be the first to
- * arrive; with one writer it is always the existing one), the consent time and evidence are this
- * sign-up's. $3 (the sign-up's lang) is NULL when it named none;
- * a new row then takes $9, the consent language (the sign-up's or DEFAULT_LANG). */
-const UPSERT_SQL = `
-INSERT INTO waitlist AS w (email, created_at, consent_at, updated_at, lang, role, building, source,
-                           consent_form, consent_channel, consent_lang, consent_text_version)
-VALUES ($1, $2, $2, $2, $9, $4, $5, $6, $7, $8, $9, $10)
-ON CONFLICT (email) DO UPDATE SET
-  created_at = least(w.created_at, EXCLUDED.created_at),
-  consent_at = EXCLUDED.consent_at,
-  updated_at = EXCLUDED.updated_at,
-  lang = coalesce($3::text, w.lang),
-  role = coalesce(EXCLUDED.role, w.role),
-  building = coalesce(EXCLUDED.building, w.building),
-  source = coalesce(EXCLUDED.source, w.source),
-  consent_form = EXCLUDED.consent_form,
-  consent_channel = EXCLUDED.consent_channel,
-  consent_lang = EXCLUDED.consent_lang,
-  consent_text_version = EXCLUDED.consent_text_version`;
+import { upsertQuery } from './upsert-statement.ts';
 
 /** Rows fetched per round trip of an export. */
 const EXPORT_BATCH = 1000;
@@ -53,20 +32,8 @@ export class PostgresWaitlistStore implements WaitlistStore {
   async upsert(signup: WaitlistSignup, channel: Channel, at: string): Promise<void> {
     this.#open();
     const started = performance.now();
-    const consent = consentEvidence(signup.source, channel, signup.lang ?? DEFAULT_LANG);
-    // A named statement: parsed and planned once per connection, not per sign-up.
-    await this.#pool.query({ name: 'waitlist-upsert', text: UPSERT_SQL, values: [
-      signup.email,
-      at,
-      signup.lang ?? null,
-      signup.role ?? null,
-      signup.building ?? null,
-      signup.source ?? null,
-      consent.form,
-      consent.channel,
-      consent.lang,
-      consent.textVersion,
-    ] });
+    // A named statement (upsert-statement.ts): parsed and planned once per connection, not per sign-up.
+    await this.#pool.query(upsertQuery(signup, channel, at));
     this.#commits += 1;
     this.#onCommit?.({ durationMs: performance.now() - started });
   }
