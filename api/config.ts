@@ -140,6 +140,8 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_MAX_CLIENTS: positiveInt.default(100_000),
   /** Unset: rate-limit windows in the sidecar's memory. Set: shared by every instance in Redis/Valkey. */
   RATE_LIMIT_STORE: rateLimitStore,
+  /** The CA file that checks a rediss:// RATE_LIMIT_STORE's certificate (unset: the system's CAs). */
+  REDIS_CA_FILE: z.string().min(1).optional(),
   TRUST_PROXY: trustProxy,
   SECURITY_CONTACT: contactUri.default('mailto:security@example.org'),
   /** Content Signals in robots.txt and on every page and twin (build-time): site/lib/robots.ts. */
@@ -165,6 +167,8 @@ export const ConfigSchema = z.object({
    * or an overload answers fast instead of queueing without bound (store/postgres/pool.ts).
    */
   DATABASE_POOL_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(500),
+  /** libpq's CA file setting: used when DATABASE_URL asks for TLS (sslmode) and names no sslrootcert. */
+  PGSSLROOTCERT: z.string().min(1).optional(),
   LOG_REQUESTS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** json (one object per line) or pretty; unset: pretty when stdout is a terminal, else json (api/log/logger.ts). */
   LOG_FORMAT: z.enum(['json', 'pretty'], { message: 'expected json or pretty' }).optional(),

@@ -37,5 +37,6 @@ export function describeCause(cause: unknown): string {
     const meaning = clean.replace(new RegExp(`^(\\w+ )?${code}:? ?`), '').trim();
     return meaning ? `${code} (${meaning})` : code;
   }
-  return code ? `${clean} (SQLSTATE ${code})` : clean || 'unknown error';
+  if (code && /^[0-9A-Z]{5}$/.test(code)) return `${clean} (SQLSTATE ${code})`;
+  return code ? `${clean} (${code})` : clean || 'unknown error';
 }

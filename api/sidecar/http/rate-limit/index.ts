@@ -19,13 +19,14 @@ export function memoryRateLimitStore(config: LimitSettings): MemoryRateLimitStor
 }
 
 /** The engine the configuration selects; an unreachable Redis rejects with a StartupError. */
-export async function openRateLimitStore(config: LimitSettings & Pick<Config, 'RATE_LIMIT_STORE'>, logger: Logger): Promise<RateLimitStore> {
+export async function openRateLimitStore(config: LimitSettings & Pick<Config, 'RATE_LIMIT_STORE'> & Partial<Pick<Config, 'REDIS_CA_FILE'>>, logger: Logger): Promise<RateLimitStore> {
   if (!config.RATE_LIMIT_STORE) return memoryRateLimitStore(config);
   const { RedisRateLimitStore } = await import('./redis.ts');
   return RedisRateLimitStore.open({
     url: config.RATE_LIMIT_STORE,
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     maxKeys: config.RATE_LIMIT_MAX_CLIENTS,
+    caFile: config.REDIS_CA_FILE,
     logger,
   });
 }

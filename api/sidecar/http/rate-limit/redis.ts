@@ -13,6 +13,7 @@
  * lasts (docs/api.md). The engine's health (health/engine-health.ts) tells the outage in the log
  * (one line when it goes away, a summary per interval, one when it is back) and to readiness.
  */
+import { readFile } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import type { RateLimitPolicy } from '../../../contract/index.ts';
 import { StartupError } from '../../store/errors.ts';
@@ -55,6 +56,30 @@ export interface RedisOptions {
   logger: Logger;
   /** Prefix of every key, so one engine can serve several products (default "waitlist:rl:"). */
   keyPrefix?: string;
+  /** The CA file that checks a rediss:// server's certificate (REDIS_CA_FILE); unset: the system's CAs. */
+  caFile?: string;
+}
+
+/** TLS failures: the hint names the settings that decide them. */
+const TLS_FAILURE = /certificate|self.signed|SSL|TLS|EPROTO|UNABLE_TO_|DEPTH_ZERO/i;
+
+/** The TLS options for the URL; a CA file that cannot be read, or one without rediss://, stops the start. */
+async function tlsOptions(options: RedisOptions): Promise<{ ca: string } | undefined> {
+  if (!options.caFile) return undefined;
+  if (!options.url.startsWith('rediss:')) {
+    throw new StartupError(
+      `REDIS_CA_FILE is set but RATE_LIMIT_STORE (${urlWithoutPassword(options.url)}) does not use TLS: ` +
+        'write rediss:// to connect over TLS with that CA, or unset REDIS_CA_FILE.',
+    );
+  }
+  try {
+    return { ca: await readFile(options.caFile, 'utf8') };
+  } catch (error) {
+    throw new StartupError(
+      `The CA file in REDIS_CA_FILE (${options.caFile}) cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}): ` +
+        "point REDIS_CA_FILE at the PEM file of the CA that signed the Redis server's certificate, or unset it to use the system's CAs.",
+    );
+  }
 }
 
 export class RedisRateLimitStore implements RateLimitStore {
@@ -89,7 +114,9 @@ export class RedisRateLimitStore implements RateLimitStore {
   /** Connects and checks the engine once; an engine that cannot be reached stops the start. */
   static async open(options: RedisOptions): Promise<RedisRateLimitStore> {
     let starting = true;
+    const tls = await tlsOptions(options);
     const redis = new Redis(options.url, {
+      ...(tls ? { tls } : {}),
       lazyConnect: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -107,9 +134,16 @@ export class RedisRateLimitStore implements RateLimitStore {
       redis.disconnect();
       cause ??= error;
       const why = (cause as NodeJS.ErrnoException).code ?? (cause instanceof Error ? cause.message : String(cause));
+      if (TLS_FAILURE.test(why)) {
+        throw new StartupError(
+          `The rate-limit store at ${urlWithoutPassword(options.url)} (RATE_LIMIT_STORE) refused the TLS connection (${why}). ` +
+            "Check that REDIS_CA_FILE holds the CA that signed the server's certificate and that the URL's host is the one the certificate names.",
+        );
+      }
       throw new StartupError(
         `The rate-limit store at ${urlWithoutPassword(options.url)} (RATE_LIMIT_STORE) cannot be reached (${why}). ` +
-          'Start Redis or Valkey there, correct RATE_LIMIT_STORE, or unset it to keep the rate-limit windows in this process.',
+          'Start Redis or Valkey there, correct RATE_LIMIT_STORE (rediss:// for a server that accepts TLS only, as managed ones do, ' +
+          'with REDIS_CA_FILE for a private CA), or unset it to keep the rate-limit windows in this process.',
       );
     }
     starting = false;

@@ -31,15 +31,34 @@ export interface PoolOptions {
   setting?: string;
   /** How long a query waits for a connection (the sidecar: DATABASE_POOL_WAIT_MS); default START_TIMEOUT_MS. */
   waitMs?: number;
+  /** The CA file when DATABASE_URL's sslmode asks for TLS and names no sslrootcert (PGSSLROOTCERT). */
+  rootCert?: string;
 }
 
-export function clientConfig(url: string): pg.ClientConfig {
-  return { connectionString: url };
+/** Where TLS is asked for, the CA comes from DATABASE_URL's sslrootcert or else from PGSSLROOTCERT. */
+const VERIFYING_MODES = new Set(['require', 'verify-ca', 'verify-full']);
+
+/**
+ * The connection settings for `url`. An sslmode in the URL means what libpq documents
+ * (node-postgres 8 alone treats require and verify-ca as verify-full): disable no TLS; require TLS
+ * without checking the certificate unless a root CA is given (then as verify-ca); verify-ca TLS
+ * with the certificate checked against the CA; verify-full also the host name. The CA file is
+ * sslrootcert in the URL or, as with libpq, the PGSSLROOTCERT setting.
+ */
+export function clientConfig(url: string, rootCert?: string): pg.ClientConfig {
+  const parsed = new URL(url);
+  const mode = parsed.searchParams.get('sslmode');
+  if (mode && !parsed.searchParams.has('uselibpqcompat')) parsed.searchParams.set('uselibpqcompat', 'true');
+  if (mode && VERIFYING_MODES.has(mode) && rootCert && !parsed.searchParams.has('sslrootcert')) parsed.searchParams.set('sslrootcert', rootCert);
+  return { connectionString: parsed.href };
 }
+
+/** TLS failures: the hint names the settings that decide them. */
+const TLS_FAILURE = /certificate|self.signed|SSL|TLS|EPROTO|UNABLE_TO_|DEPTH_ZERO|encryption/i;
 
 /** A pool whose server answered once (else a StartupError). */
 export async function openPool(url: string, options: PoolOptions): Promise<pg.Pool> {
-  const config = clientConfig(url);
+  const config = clientConfig(url, options.rootCert);
   await checkReachable(url, config, options.setting ?? 'DATABASE_URL');
   const pool = new pg.Pool({ ...config, max: options.max, connectionTimeoutMillis: options.waitMs ?? START_TIMEOUT_MS, keepAlive: true });
   // An idle client whose server went away emits 'error' on the pool; without a listener that
@@ -57,7 +76,7 @@ export interface WatchedPool {
 /** The sidecar's pool: engine failures become EngineUnavailableError and the engine's health. */
 export async function openWatchedPool(url: string, options: PoolOptions & { logger?: Logger }): Promise<WatchedPool> {
   const pool = await openPool(url, options);
-  const probe = new PostgresProbe(clientConfig(url));
+  const probe = new PostgresProbe(clientConfig(url, options.rootCert));
   const health = new EngineHealth({
     engine: 'postgres',
     logger: options.logger ?? silentLogger,
@@ -81,15 +100,26 @@ export async function openWatchedPool(url: string, options: PoolOptions & { logg
 }
 
 async function checkReachable(url: string, config: pg.ClientConfig, setting: string): Promise<void> {
-  const client = new pg.Client({ ...config, connectionTimeoutMillis: START_TIMEOUT_MS });
-  // A connection cut right after the check must not end the process.
-  client.on('error', () => {});
+  let client: pg.Client | undefined;
   try {
+    // The URL's TLS settings are read here (a missing CA file, verify-ca without one: thrown at once).
+    client = new pg.Client({ ...config, connectionTimeoutMillis: START_TIMEOUT_MS });
+    // A connection cut right after the check must not end the process.
+    client.on('error', () => {});
     await client.connect();
   } catch (error) {
-    await client.end().catch(() => {});
+    await client?.end().catch(() => {});
+    const cause = describeCause(error);
+    const where = `The PostgreSQL database at ${urlWithoutPassword(url)} (${setting})`;
+    if (TLS_FAILURE.test(cause) || (error as { code?: string }).code === 'ENOENT') {
+      throw new StartupError(
+        `${where} cannot be reached over TLS: ${cause}. Check sslmode in ${setting} (disable, require, verify-ca or ` +
+          'verify-full, as libpq documents them) and the CA file (sslrootcert in the URL, or PGSSLROOTCERT): it must exist and ' +
+          "hold the CA that signed the server's certificate; a server that accepts TLS connections only needs sslmode=require or stricter.",
+      );
+    }
     throw new StartupError(
-      `The PostgreSQL database at ${urlWithoutPassword(url)} (${setting}) cannot be reached: ${describeCause(error)}. ` +
+      `${where} cannot be reached: ${cause}. ` +
         'Check that the server is running and listens on that host and port, that the database exists, ' +
         'and that the user and password are right' +
         (setting === 'DATABASE_URL' ? '; or unset DATABASE_URL to use the JSON store in DATA_DIR.' : '.'),
