@@ -111,6 +111,41 @@ const rateLimitStore = serverUrl('Redis', ['redis:', 'rediss:', 'valkey:'], 'red
   value?.startsWith('valkey:') ? `redis:${value.slice('valkey:'.length)}` : value,
 );
 
+/** SMTP_URL's STARTTLS modes: required (smtp:// default), opportunistic, or off (a loopback relay). */
+export const STARTTLS_MODES = ['required', 'opportunistic', 'off'] as const;
+
+/**
+ * SMTP_URL: the mail server of invitations. smtp:// with STARTTLS required unless `?starttls=`
+ * says otherwise; smtps:// with TLS from the first byte. The password is kept apart and never printed.
+ */
+const smtpUrl = serverUrl('SMTP', ['smtp:', 'smtps:'], 'smtp://user:password@mail.example.org:587').transform((value, ctx) => {
+  if (value === undefined) return undefined;
+  const url = new URL(value);
+  const starttls = url.searchParams.get('starttls') ?? 'required';
+  const extra = [...url.searchParams.keys()].filter((key) => key !== 'starttls');
+  if (!(STARTTLS_MODES as readonly string[]).includes(starttls) || extra.length > 0 || (url.protocol === 'smtps:' && url.searchParams.has('starttls'))) {
+    ctx.addIssue({ code: 'custom', message: `the only query parameter is starttls=${STARTTLS_MODES.join('|')}, and only with smtp:// (smtps:// is TLS from the start)` });
+    return z.NEVER;
+  }
+  const secure = url.protocol === 'smtps:';
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(url.port) || (secure ? 465 : 587),
+    secure,
+    starttls: starttls as (typeof STARTTLS_MODES)[number],
+    user: decodeURIComponent(url.username) || undefined,
+    password: decodeURIComponent(url.password) || undefined,
+    /** For messages: the URL without its password. */
+    shown: `${url.protocol}//${url.username ? `${url.username}@` : ''}${url.host}`,
+  };
+});
+
+/** MAIL_FROM: `address@domain` or `Name <address@domain>`. */
+const mailFrom = z
+  .string()
+  .regex(/^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)$/, 'expected an address such as invite@example.org or "Example <invite@example.org>"')
+  .optional();
+
 const contactUri = z
   .string()
   .regex(/^(mailto:|https:\/\/|tel:)\S+$/, 'expected a mailto:, https:// or tel: URI (RFC 9116 Contact)');
@@ -169,6 +204,16 @@ export const ConfigSchema = z.object({
   DATABASE_POOL_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(500),
   /** libpq's CA file setting: used when DATABASE_URL asks for TLS (sslmode) and names no sslrootcert. */
   PGSSLROOTCERT: z.string().min(1).optional(),
+  /** Invitations (`waitlist invite`, api/invite/): unset SMTP_URL allows dry runs only. */
+  SMTP_URL: smtpUrl,
+  /** Sender of invitations; unset: the operator's name and address (api/contract/brand.ts). */
+  MAIL_FROM: mailFrom,
+  /** DKIM signing of invitations: all three or none. */
+  DKIM_DOMAIN: z.string().regex(/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, 'expected a domain such as example.org').optional(),
+  DKIM_SELECTOR: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a selector such as mail2026').optional(),
+  DKIM_PRIVATE_KEY_FILE: z.string().min(1).optional(),
+  /** The link of {access_url} in the invitation. */
+  INVITE_URL: serverUrl('web', ['https:', 'http:'], 'https://app.example.org/start'),
   LOG_REQUESTS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** json (one object per line) or pretty; unset: pretty when stdout is a terminal, else json (api/log/logger.ts). */
   LOG_FORMAT: z.enum(['json', 'pretty'], { message: 'expected json or pretty' }).optional(),
@@ -201,11 +246,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // node:http refuses a header deadline beyond the whole-request one.
     throw new ConfigError([`HEADERS_TIMEOUT_MS=${JSON.stringify(env.HEADERS_TIMEOUT_MS ?? '')}: must not exceed REQUEST_TIMEOUT_MS (${result.data.REQUEST_TIMEOUT_MS})`]);
   }
-  if (result.success) return result.data;
+  if (result.success) {
+    const dkim = (['DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY_FILE'] as const).filter((name) => result.data[name] === undefined);
+    if (dkim.length === 1 || dkim.length === 2) throw new ConfigError([`${dkim.join(', ')}: DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE together (or none of them)`]);
+    return result.data;
+  }
   const problems = result.error.issues.map((issue) => {
     const name = String(issue.path[0]);
     // A connection URL's password stays out of the message (and so out of logs).
-    const shown = ['DATABASE_URL', 'RATE_LIMIT_STORE'].includes(name) ? (env[name] ?? '').replace(/^([a-z]+:\/\/[^:@/]*):[^@]*@/i, '$1:***@') : (env[name] ?? '');
+    const shown = ['DATABASE_URL', 'RATE_LIMIT_STORE', 'SMTP_URL'].includes(name) ? (env[name] ?? '').replace(/^([a-z]+:\/\/[^:@/]*):[^@]*@/i, '$1:***@') : (env[name] ?? '');
     return `${name}=${JSON.stringify(shown)}: ${issue.message}`;
   });
   throw new ConfigError(problems);

@@ -6,9 +6,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configOrExit } from '../api/config.ts';
 import { buildSite } from '../api/front/site-build.ts';
+import { checkMessageTemplates } from '../site/lib/messages/templates.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const config = configOrExit();
+// The e-mail templates are content too: a broken one fails the build, not the first send.
+await checkMessageTemplates(root).catch((error: Error) => {
+  console.error(error.message);
+  process.exit(1);
+});
 await buildSite(root, config, process.env).catch((error: Error) => {
   console.error(error.message);
   process.exit(1);

@@ -12,6 +12,7 @@ import { normaliseEmail } from '../api/sidecar/domain/email.ts';
 import { EXPORT_FORMATS, exportHeader, exportLine, type ExportFormat } from '../api/sidecar/domain/record-export.ts';
 import { openForOperator, type OperatorAccess } from '../api/sidecar/operator/access.ts';
 import { EXIT, main, printJson, UsageError, write, type Program } from './cli.ts';
+import { invite } from './waitlist/invite.ts';
 import { report } from './waitlist/report.ts';
 import { statsCommand } from './waitlist/stats.ts';
 
@@ -121,6 +122,7 @@ const program: Program = {
       },
     },
     report,
+    invite,
     migrate: {
       synopsis: 'migrate --to URL [--json]',
       help: [

@@ -5,12 +5,14 @@
  */
 import { defineCollection } from 'astro:content';
 import { pageSchema } from './lib/page-schema.ts';
+import { MESSAGES_DIR } from './lib/messages/template-file.ts';
 import { pagesLoader } from './lib/pages-loader.ts';
 import { referenceLoader } from './lib/reference-loader.ts';
 
 export const collections = {
   // The glob base is relative to the project root, not to srcDir.
-  pages: defineCollection({ loader: pagesLoader({ pattern: '**/*.md', base: './content' }), schema: pageSchema }),
+  // content/<lang>/messages/ holds e-mail templates (site/lib/messages/), never pages.
+  pages: defineCollection({ loader: pagesLoader({ pattern: ['**/*.md', `!*/${MESSAGES_DIR}/**`], base: './content' }), schema: pageSchema }),
   // The API reference, generated from the OpenAPI document (docs/openapi.md).
   reference: defineCollection({ loader: referenceLoader(), schema: pageSchema }),
 };

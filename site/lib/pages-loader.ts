@@ -12,7 +12,7 @@ import { glob, type Loader } from 'astro/loaders';
 /** Data of an entry whose frontmatter failed its schema: the message the editor must see. */
 export const BROKEN_ENTRY = '__pageError';
 
-export function pagesLoader(options: { pattern: string; base: string }): Loader {
+export function pagesLoader(options: { pattern: string | string[]; base: string }): Loader {
   const inner = glob(options);
   return {
     name: 'pages',

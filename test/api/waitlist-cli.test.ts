@@ -76,11 +76,15 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     const run = await waitlist('export', '--format=csv');
     expect(run.code).toBe(0);
     const [header, foo, bar, end] = run.stdout.split('\r\n');
-    expect(header).toBe('email,createdAt,consentAt,updatedAt,lang,role,building,source,consent.form,consent.channel,consent.lang,consent.textVersion');
+    expect(header).toBe(
+      'email,createdAt,consentAt,updatedAt,lang,role,building,source,consent.form,consent.channel,consent.lang,consent.textVersion,' +
+        'invitation.state,invitation.claimedAt,invitation.invitedAt,invitation.messageId,invitation.error',
+    );
     expect(CSV_COLUMNS.join(',')).toBe(header);
     const version = JSON.parse(await readFile(dataFile, 'utf8')).records[0].consent.textVersion;
-    expect(foo).toBe(`foo@example.com,${FOO[2]},${FOO[2]},${FOO[2]},de,data,rag,hero,hero,form,de,${version}`);
-    expect(bar).toBe(`bar@example.com,${BAR[2]},${BAR[2]},${BAR[2]},en,,,,api,json,en,${version}`);
+    // Never invited: the five invitation cells are empty.
+    expect(foo).toBe(`foo@example.com,${FOO[2]},${FOO[2]},${FOO[2]},de,data,rag,hero,hero,form,de,${version},,,,,`);
+    expect(bar).toBe(`bar@example.com,${BAR[2]},${BAR[2]},${BAR[2]},en,,,,api,json,en,${version},,,,,`);
     expect(end).toBe('');
   });
 
@@ -90,7 +94,7 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     document.records[0].consent.textVersion = '2026-11-01, "draft"';
     await writeFile(dataFile, JSON.stringify(document));
     const run = await waitlist('export', '--format=csv');
-    expect(run.stdout.split('\r\n')[1]).toMatch(/,"2026-11-01, ""draft"""$/);
+    expect(run.stdout.split('\r\n')[1]).toMatch(/,"2026-11-01, ""draft""",,,,,$/);
   });
 
   it('count: prints the number of records', async () => {
@@ -156,9 +160,9 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     await writeFile(dataFile, JSON.stringify(document));
     const [, first, second] = (await waitlist('export', '--format', 'csv')).stdout.split('\r\n');
     expect(first.startsWith("'-2+3@example.com,")).toBe(true);
-    expect(first.endsWith(`,"'=HYPERLINK(""http://evil.example"")"`)).toBe(true);
+    expect(first.endsWith(`,"'=HYPERLINK(""http://evil.example"")",,,,,`)).toBe(true);
     expect(second.startsWith("'+1@example.com,")).toBe(true);
-    expect(second.endsWith(",'\t+1")).toBe(true);
+    expect(second.endsWith(",'\t+1,,,,,")).toBe(true);
     const jsonl = (await waitlist('export')).stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
     expect(jsonl).toEqual(document.records);
   });

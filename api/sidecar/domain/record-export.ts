@@ -13,13 +13,16 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Column names and how to read each one from a record. */
 const COLUMNS: { name: string; read: (record: WaitlistRecord) => unknown }[] = Object.entries(WaitlistRecord.shape).flatMap(
-  ([key, schema]) =>
-    schema instanceof z.ZodObject
+  ([key, field]) => {
+    // An optional group (the invitation) is flattened like a required one; its cells are empty when it is absent.
+    const schema = field instanceof z.ZodOptional ? field.unwrap() : field;
+    return schema instanceof z.ZodObject
       ? Object.keys(schema.shape).map((inner) => ({
           name: `${key}.${inner}`,
           read: (record: WaitlistRecord) => (record[key as keyof WaitlistRecord] as Record<string, unknown> | undefined)?.[inner],
         }))
-      : [{ name: key, read: (record: WaitlistRecord) => record[key as keyof WaitlistRecord] }],
+      : [{ name: key, read: (record: WaitlistRecord) => record[key as keyof WaitlistRecord] }];
+  },
 );
 
 export const CSV_COLUMNS: readonly string[] = COLUMNS.map((column) => column.name);

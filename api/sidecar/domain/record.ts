@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { BUILDING, DEFAULT_LANG, EMAIL_MAX_LENGTH, LANGS, ROLES, SOURCES } from '../../contract/index.ts';
 import type { WaitlistSignup } from '../../contract/index.ts';
 import { consentEvidence, type Channel } from './consent.ts';
+import { Invitation } from './invitation.ts';
 
 const isoTime = z.iso.datetime();
 
@@ -31,6 +32,8 @@ export const WaitlistRecord = z
         textVersion: z.string().min(1),
       })
       .strict(),
+    /** The invitation (domain/invitation.ts); absent until an invite run claims the member. */
+    invitation: Invitation.optional(),
   })
   .strict();
 export type WaitlistRecord = z.infer<typeof WaitlistRecord>;
@@ -60,5 +63,7 @@ export function mergeSignup(
     ...(building ? { building } : {}),
     ...(source ? { source } : {}),
     consent: consentEvidence(signup.source, channel, signup.lang ?? DEFAULT_LANG),
+    // A new sign-up of an invited member must not make them invitable again.
+    ...(existing?.invitation ? { invitation: existing.invitation } : {}),
   };
 }

@@ -11,12 +11,12 @@ import { openBackend } from '../store/open-backend.ts';
 import { StartupError } from '../store/errors.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from '../store/json/waitlist-store.ts';
 import { acquireLock, dataDirLockPath, LockHeldError } from '../store/lock.ts';
-import type { OperatorStore } from '../store/waitlist-store.ts';
+import type { InvitationStore, OperatorStore } from '../store/waitlist-store.ts';
 import { SidecarChannel } from './client.ts';
 import { operatorSocketPath } from './protocol.ts';
 
 export interface OperatorAccess {
-  store: OperatorStore;
+  store: OperatorStore & InvitationStore;
   /** Which way the store was reached, for the command's messages: 'database', 'sidecar' or 'file'. */
   via: 'database' | 'sidecar' | 'file';
   /** Where the data lives, for messages (never a password). */

@@ -7,12 +7,14 @@ import { createInterface } from 'node:readline';
 import type { WaitlistStats } from '../../contract/index.ts';
 import type { DayRange, DaySeries } from '../domain/day-series.ts';
 import type { WaitlistRecord } from '../domain/record.ts';
+import { failureText, type InviteClaim, type InviteFilter } from '../domain/invitation.ts';
+import type { InvitationStore } from '../store/waitlist-store.ts';
 import type { ExportFilter, OperatorStore } from '../store/waitlist-store.ts';
 
 /** Longest silence of the sidecar within one request (an erase at 1,000,000 records commits in about a second). */
 const IDLE_TIMEOUT_MS = 30_000;
 
-export class SidecarChannel implements OperatorStore {
+export class SidecarChannel implements OperatorStore, InvitationStore {
   readonly socketPath: string;
 
   constructor(socketPath: string) {
@@ -59,6 +61,26 @@ export class SidecarChannel implements OperatorStore {
     for await (const line of createInterface({ input: res, crlfDelay: Infinity })) {
       if (line) yield JSON.parse(line) as WaitlistRecord;
     }
+  }
+
+  async claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]> {
+    return ((await this.#json('POST', '/invite/claim', claim)) as { records: WaitlistRecord[] }).records;
+  }
+
+  async confirmInvitation(email: string, messageId: string, at: string): Promise<boolean> {
+    return ((await this.#json('POST', '/invite/confirm', { email, messageId, at })) as { done: boolean }).done;
+  }
+
+  async failInvitation(email: string, messageId: string, reply: string): Promise<boolean> {
+    return ((await this.#json('POST', '/invite/fail', { email, messageId, reply: failureText(reply) })) as { done: boolean }).done;
+  }
+
+  async releaseInvitation(email: string, messageId: string): Promise<boolean> {
+    return ((await this.#json('POST', '/invite/release', { email, messageId })) as { done: boolean }).done;
+  }
+
+  async unconfirmedInvitations(filter: InviteFilter = {}): Promise<WaitlistRecord[]> {
+    return ((await this.#json('POST', '/invite/unconfirmed', { filter })) as { records: WaitlistRecord[] }).records;
   }
 
   async close(): Promise<void> {}

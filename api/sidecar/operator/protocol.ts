@@ -11,6 +11,11 @@
  *   GET  /export?lang=L&since=ISO  the records as JSON lines
  *   POST /show   {"email": e}      the record, or 404
  *   POST /erase  {"email": e}      {"erased": true|false}, once durable
+ *   POST /invite/claim       InviteClaim (domain/invitation.ts)  {"records": [...]} claimed, once durable
+ *   POST /invite/confirm     {"email", "messageId", "at"}        {"done": true|false}, once durable
+ *   POST /invite/fail        {"email", "messageId", "reply"}     {"done": true|false}, once durable
+ *   POST /invite/release     {"email", "messageId"}              {"done": true|false}, once durable
+ *   POST /invite/unconfirmed {"filter": InviteFilter}            {"records": [...]} claimed, never confirmed
  */
 import { join } from 'node:path';
 

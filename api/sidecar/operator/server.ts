@@ -6,6 +6,8 @@ import { isDayRange } from '../domain/day-series.ts';
 import { PRIVATE_FILE_MODE } from '../store/durable-file.ts';
 import type { ExportFilter, OperatorStore } from '../store/waitlist-store.ts';
 import { MAX_REQUEST_BYTES, MAX_SOCKET_PATH_BYTES, operatorSocketPath } from './protocol.ts';
+import type { InvitationStore } from '../store/waitlist-store.ts';
+import { inviteRoute } from './invite-routes.ts';
 
 export interface OperatorServer {
   close(): Promise<void>;
@@ -17,7 +19,7 @@ export interface OperatorServer {
  * socket, warns and serves nothing (show and erase then need the service stopped).
  */
 export async function serveOperator(
-  store: OperatorStore,
+  store: OperatorStore & InvitationStore,
   dataDir: string,
   warn?: (line: string) => void,
 ): Promise<OperatorServer | undefined> {
@@ -50,7 +52,7 @@ export async function serveOperator(
   };
 }
 
-async function handle(store: OperatorStore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(store: OperatorStore & InvitationStore, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://operator');
   const route = `${req.method} ${url.pathname}`;
   if (route === 'GET /count') return answer(res, 200, { count: await store.count() });
@@ -74,6 +76,7 @@ async function handle(store: OperatorStore, req: IncomingMessage, res: ServerRes
     const record = await store.show(email);
     return record ? answer(res, 200, record) : answer(res, 404, { error: 'not_found' });
   }
+  if (await inviteRoute(store, route, req, (status, body) => answer(res, status, body))) return;
   return answer(res, 404, { error: 'not_found' });
 }
 

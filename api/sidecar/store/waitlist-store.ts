@@ -6,6 +6,7 @@
  */
 import type { Lang, WaitlistSignup, WaitlistStats } from '../../contract/index.ts';
 import type { Channel } from '../domain/consent.ts';
+import type { InviteClaim, InviteFilter } from '../domain/invitation.ts';
 import type { WaitlistRecord } from '../domain/record.ts';
 import type { DayRange, DaySeries } from '../domain/day-series.ts';
 
@@ -15,7 +16,7 @@ export interface ExportFilter {
   since?: string;
 }
 
-export interface WaitlistStore {
+export interface WaitlistStore extends InvitationStore {
   /** Adds or updates the record of signup.email (merge rules of domain/record.ts); resolves once durable. */
   upsert(signup: WaitlistSignup, channel: Channel, at: string): Promise<void>;
   /** Resolves after one durable round trip that changes nothing (a discarded sign-up looks like a stored one). */
@@ -56,4 +57,27 @@ export function matchesFilter(record: WaitlistRecord, filter: ExportFilter = {})
   if (filter.lang !== undefined && record.lang !== filter.lang) return false;
   if (filter.since !== undefined && Date.parse(record.createdAt) < Date.parse(filter.since)) return false;
   return true;
+}
+
+/**
+ * The invitations' part of a store (domain/invitation.ts; used by `waitlist invite`). Every call is
+ * durable when it resolves, and safe against a concurrent run on another host: a member is claimed
+ * by one run only. A confirmation or failure names the claim's Message-ID, so a late answer for a
+ * claim that was re-claimed (or erased) meanwhile changes nothing.
+ */
+export interface InvitationStore {
+  /**
+   * Marks up to claim.count matching members, in sign-up order, as claimed (with a new Message-ID
+   * on claim.messageIdDomain) and resolves with their records, in sign-up order, once durable.
+   * Picks never-invited members, or with claim.claimedBefore those left claimed before it.
+   */
+  claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]>;
+  /** claimed -> sent at `at` (the mail server accepted it); false when the record or that claim is gone. */
+  confirmInvitation(email: string, messageId: string, at: string): Promise<boolean>;
+  /** claimed -> failed with the server's reply (a permanent refusal); false when the record or that claim is gone. */
+  failInvitation(email: string, messageId: string, reply: string): Promise<boolean>;
+  /** claimed -> never invited, for a claim whose message certainly never reached the server (the run stopped first). */
+  releaseInvitation(email: string, messageId: string): Promise<boolean>;
+  /** Members claimed and never confirmed (a run stopped between the two), in sign-up order. */
+  unconfirmedInvitations(filter?: InviteFilter): Promise<WaitlistRecord[]>;
 }

@@ -21,6 +21,8 @@ import { DaySeriesTally, type DayRange, type DaySeries } from '../../domain/day-
 import type { EngineHealth } from '../../health/engine-health.ts';
 import { EngineUnavailableError } from '../../health/unavailable.ts';
 import { matchesFilter, type CommitInfo, type ExportFilter, type WaitlistStore } from '../waitlist-store.ts';
+import { failureText, type Invitation, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
+import { claimIn, failedInvitation, sentInvitation, settleIn, unconfirmedIn } from './invitations.ts';
 import { DurableJsonFile } from './json-adapter.ts';
 import { RecordTable } from './record-table.ts';
 import { RunningStats } from './running-stats.ts';
@@ -212,6 +214,36 @@ export class JsonWaitlistStore implements WaitlistStore {
       }
     }
     this.#flushing = undefined;
+  }
+
+  async claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]> {
+    if (this.#closed) throw new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed');
+    const claimed = claimIn(this.#db.data, claim);
+    if (claimed.length > 0) await this.sync();
+    return claimed;
+  }
+
+  confirmInvitation(email: string, messageId: string, at: string): Promise<boolean> {
+    return this.#settle(email, messageId, (claimed) => sentInvitation(claimed, at));
+  }
+
+  failInvitation(email: string, messageId: string, reply: string): Promise<boolean> {
+    return this.#settle(email, messageId, (claimed) => failedInvitation(claimed, failureText(reply)));
+  }
+
+  releaseInvitation(email: string, messageId: string): Promise<boolean> {
+    return this.#settle(email, messageId, () => undefined);
+  }
+
+  async unconfirmedInvitations(filter?: InviteFilter): Promise<WaitlistRecord[]> {
+    return unconfirmedIn(this.#db.data, filter);
+  }
+
+  async #settle(email: string, messageId: string, next: (claimed: Invitation) => Invitation | undefined): Promise<boolean> {
+    if (this.#closed) throw new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed');
+    if (!settleIn(this.#db.data, email, messageId, next)) return false;
+    await this.sync();
+    return true;
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,9 @@
  */
 import type { WaitlistRecord } from '../../domain/record.ts';
 
-export const RECORD_COLUMNS = 'email, created_at, consent_at, updated_at, lang, role, building, source, consent_form, consent_channel, consent_lang, consent_text_version';
+export const RECORD_COLUMNS =
+  'email, created_at, consent_at, updated_at, lang, role, building, source, consent_form, consent_channel, consent_lang, consent_text_version, ' +
+  'invite_state, invite_claimed_at, invited_at, invite_message_id, invite_error';
 
 export interface RecordRow {
   email: string;
@@ -20,6 +22,11 @@ export interface RecordRow {
   consent_channel: string;
   consent_lang: string;
   consent_text_version: string;
+  invite_state: string | null;
+  invite_claimed_at: Date | null;
+  invited_at: Date | null;
+  invite_message_id: string | null;
+  invite_error: string | null;
 }
 
 /** A row as the record the JSON store keeps, keys in the schema's order (domain/record.ts, as the
@@ -36,5 +43,12 @@ export function recordFromRow(row: RecordRow): WaitlistRecord {
   if (row.building !== null) record.building = row.building;
   if (row.source !== null) record.source = row.source;
   record.consent = { form: row.consent_form, channel: row.consent_channel, lang: row.consent_lang, textVersion: row.consent_text_version };
+  if (row.invite_state !== null) {
+    const invitation: Record<string, unknown> = { state: row.invite_state, claimedAt: row.invite_claimed_at?.toISOString() };
+    if (row.invited_at !== null) invitation.invitedAt = row.invited_at.toISOString();
+    invitation.messageId = row.invite_message_id;
+    if (row.invite_error !== null) invitation.error = row.invite_error;
+    record.invitation = invitation;
+  }
   return record as WaitlistRecord;
 }

@@ -41,6 +41,17 @@ const MIGRATIONS: readonly string[] = [
    );`,
   // 2: the statistics' counters, kept by triggers and filled from the records (stats-schema.ts).
   STATS_SCHEMA_SQL,
+  // 3: each member's invitation (store/postgres/invitations.ts): all NULL until a run claims the
+  // member, so adding them rewrites no row; a partial index of the never-invited in sign-up order,
+  // so a claim reads only the head of the queue at any size, and one of the claimed, which stay few.
+  `ALTER TABLE waitlist
+     ADD COLUMN invite_state text CHECK (invite_state IN ('claimed', 'sent', 'failed')),
+     ADD COLUMN invite_claimed_at timestamptz,
+     ADD COLUMN invited_at timestamptz,
+     ADD COLUMN invite_message_id text,
+     ADD COLUMN invite_error text;
+   CREATE INDEX waitlist_never_invited ON waitlist (created_at, email) WHERE invite_state IS NULL;
+   CREATE INDEX waitlist_invite_claimed ON waitlist (created_at, email) WHERE invite_state = 'claimed';`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -14,6 +14,8 @@ import { signupsPerDay } from './day-series.ts';
 import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
 import { readStats } from './stats-query.ts';
 import { upsertQuery } from './upsert-statement.ts';
+import type { InviteClaim, InviteFilter } from '../../domain/invitation.ts';
+import * as invitations from './invitations.ts';
 
 /** Rows fetched per round trip of an export. */
 const EXPORT_BATCH = 1000;
@@ -123,6 +125,32 @@ export class PostgresWaitlistStore implements WaitlistStore {
       // A connection that failed is closed rather than handed to the next caller.
       client.release(broken);
     }
+  }
+
+  /** One statement each (invitations.ts): concurrent runs on any host never claim the same member. */
+  claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]> {
+    this.#open();
+    return invitations.claimInvitees(this.#pool, claim);
+  }
+
+  confirmInvitation(email: string, messageId: string, at: string): Promise<boolean> {
+    this.#open();
+    return invitations.confirmInvitation(this.#pool, email, messageId, at);
+  }
+
+  failInvitation(email: string, messageId: string, reply: string): Promise<boolean> {
+    this.#open();
+    return invitations.failInvitation(this.#pool, email, messageId, reply);
+  }
+
+  releaseInvitation(email: string, messageId: string): Promise<boolean> {
+    this.#open();
+    return invitations.releaseInvitation(this.#pool, email, messageId);
+  }
+
+  unconfirmedInvitations(filter?: InviteFilter): Promise<WaitlistRecord[]> {
+    this.#open();
+    return invitations.unconfirmedInvitations(this.#pool, filter);
   }
 
   /** The pool belongs to the backend, which ends it; afterwards the store takes no more calls. */

@@ -1,0 +1,53 @@
+/**
+ * One member's invitation as a message: their language's subject and bodies (rendered from the
+ * content templates by the caller), and the headers a well-behaved bulk sender sets:
+ * List-Unsubscribe (RFC 2369) to the operator, who removes the member with `waitlist erase`;
+ * Message-ID on the operator's domain (the claim's, so the record names it); Date; Content-Language.
+ */
+import type { SendMailOptions } from 'nodemailer/lib/mailer';
+import { BRAND } from '../contract/brand.ts';
+import type { Lang } from '../contract/index.ts';
+
+export interface RenderedMessage {
+  lang: Lang;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+export interface Envelope {
+  /** MAIL_FROM, or the operator's name and address. */
+  from: string;
+  to: string;
+  messageId: string;
+  date: Date;
+}
+
+/** The sender when MAIL_FROM is unset: the operator, as on the imprint. */
+export function defaultSender(): string {
+  return `"${BRAND.operator.name.replace(/["\\]/g, '')}" <${BRAND.operator.email}>`;
+}
+
+/** The domain of a sender (`Name <a@b.example>` -> b.example), for Message-IDs. */
+export function senderDomain(from: string): string {
+  const address = /<([^>]+)>\s*$/.exec(from)?.[1] ?? from;
+  return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+}
+
+export function composeInvitation(message: RenderedMessage, envelope: Envelope): SendMailOptions {
+  const operator = BRAND.operator.email;
+  return {
+    from: envelope.from,
+    to: envelope.to,
+    replyTo: operator,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    messageId: envelope.messageId,
+    date: envelope.date,
+    headers: {
+      'List-Unsubscribe': `<mailto:${operator}?subject=unsubscribe>`,
+      'Content-Language': message.lang,
+    },
+  };
+}

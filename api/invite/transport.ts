@@ -1,0 +1,90 @@
+/**
+ * The mail server of invitations (SMTP_URL, MAIL_FROM, DKIM_* from api/config.ts) as nodemailer
+ * sees it, and what a failed send means for the member. A handful of pooled connections, so the
+ * handshake (STARTTLS, login) is paid once per connection rather than once per message.
+ */
+import { readFile } from 'node:fs/promises';
+import nodemailer from 'nodemailer';
+import type { SendMailOptions } from 'nodemailer/lib/mailer';
+import type { Config } from '../config.ts';
+import { StartupError } from '../sidecar/store/errors.ts';
+
+export type SmtpSettings = NonNullable<Config['SMTP_URL']>;
+
+export interface MailServer {
+  /** Hands one message over; resolves with the server's final reply (250 …). */
+  send(mail: SendMailOptions): Promise<string>;
+  close(): void;
+}
+
+/** One line for an operator whose configuration has no mail server. */
+export const NO_SMTP =
+  'No mail server configured: set SMTP_URL (e.g. smtp://user:password@mail.example.org:587) to send; --dry-run and --out work without it.';
+
+/** Timeouts short enough that a dead server stops a run within a minute, long enough for a slow relay. */
+const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
+
+export async function openMailServer(config: Config, connections: number): Promise<MailServer> {
+  const smtp = config.SMTP_URL;
+  if (!smtp) throw new StartupError(NO_SMTP);
+  const dkim = config.DKIM_DOMAIN && config.DKIM_SELECTOR && config.DKIM_PRIVATE_KEY_FILE
+    ? { domainName: config.DKIM_DOMAIN, keySelector: config.DKIM_SELECTOR, privateKey: await readKey(config.DKIM_PRIVATE_KEY_FILE) }
+    : undefined;
+  const transport = nodemailer.createTransport({
+    pool: true,
+    maxConnections: connections,
+    host: smtp.host,
+    port: smtp.port,
+    secure: smtp.secure,
+    requireTLS: !smtp.secure && smtp.starttls === 'required',
+    ignoreTLS: !smtp.secure && smtp.starttls === 'off',
+    auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
+    ...TIMEOUTS,
+    ...(dkim ? { dkim } : {}),
+  });
+  return {
+    async send(mail) {
+      return (await transport.sendMail(mail)).response;
+    },
+    close: () => transport.close(),
+  };
+}
+
+async function readKey(file: string): Promise<string> {
+  const key = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new StartupError(`DKIM_PRIVATE_KEY_FILE=${JSON.stringify(file)} cannot be read (${error.code ?? error.message}).`);
+  });
+  if (!/-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(key)) {
+    throw new StartupError(`DKIM_PRIVATE_KEY_FILE=${JSON.stringify(file)} holds no PEM private key (-----BEGIN PRIVATE KEY-----).`);
+  }
+  return key;
+}
+
+/**
+ * What a failed send means:
+ * - deferred: the server answered 4xx; it may take the message later (retried, then released);
+ * - refused: 5xx for this message (recipient or content): that member's invitation failed for good;
+ * - blocked: 5xx or TLS trouble for the whole session (login, sender): no message can go, the run stops;
+ * - unreachable: no session (refused, DNS, timeout before the greeting): nothing was handed over;
+ * - unknown: the connection broke during a transaction: the message may or may not have arrived.
+ */
+export type SendFailure = 'deferred' | 'refused' | 'blocked' | 'unreachable' | 'unknown';
+
+const PER_MESSAGE = new Set(['RCPT TO', 'DATA']);
+
+export function classifyFailure(error: unknown): SendFailure {
+  const e = error as { responseCode?: number; command?: string; code?: string; message?: string };
+  if (typeof e.responseCode === 'number') {
+    if (e.responseCode >= 400 && e.responseCode < 500) return 'deferred';
+    return PER_MESSAGE.has(e.command ?? '') ? 'refused' : 'blocked';
+  }
+  if (e.code === 'ETLS' || e.code === 'EAUTH' || /STARTTLS|TLS/.test(e.message ?? '')) return 'blocked';
+  if (e.code === 'EDNS' || /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|Greeting never received/.test(e.message ?? '')) return 'unreachable';
+  return 'unknown';
+}
+
+/** The server's reply (or the failure) as one line, for the record and the operator; never the password. */
+export function failureReply(error: unknown): string {
+  const e = error as { response?: string; message?: string };
+  return (e.response ?? e.message ?? String(error)).replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,61 @@
+/**
+ * What an invite run shows while it goes: a progress bar on a terminal (stderr: sent, failed,
+ * left, rate, time left), and with --json one JSON line per member outcome on stdout, the only
+ * place an address appears, then a summary line. Log lines never hold an address: server replies
+ * are passed through the log redaction (a reply often quotes the recipient).
+ */
+import cliProgress from 'cli-progress';
+import type { Outcome, RunSummary } from '../../api/invite/run.ts';
+import { redact } from '../../api/log/redact.ts';
+import { printJson } from '../cli.ts';
+
+export interface RunOutput {
+  outcome(outcome: Outcome): void;
+  finish(summary: RunSummary): void;
+}
+
+export function runOutput(total: number, json: boolean): RunOutput {
+  const bar = process.stderr.isTTY
+    ? new cliProgress.SingleBar(
+        {
+          stream: process.stderr,
+          format: ' {bar} {value}/{total} | sent {sent} | failed {failed} | left {left} | {speed}/s | time left {eta_formatted}',
+          hideCursor: true,
+          etaBuffer: 50,
+        },
+        cliProgress.Presets.shades_classic,
+      )
+    : undefined;
+  const started = performance.now();
+  const counts = { sent: 0, failed: 0, other: 0 };
+  const payload = () => {
+    const done = counts.sent + counts.failed + counts.other;
+    const seconds = (performance.now() - started) / 1000;
+    return { sent: counts.sent, failed: counts.failed, left: total - done, speed: seconds > 0 ? (done / seconds).toFixed(1) : '0.0' };
+  };
+  bar?.start(total, 0, payload());
+  return {
+    outcome(outcome) {
+      if (outcome.state === 'sent') counts.sent += 1;
+      else if (outcome.state === 'failed') counts.failed += 1;
+      else counts.other += 1;
+      if (json) printJson(outcome);
+      if (outcome.state !== 'sent' && !json) {
+        const line = `  ${outcome.state.replace('_', ' ')} (${outcome.lang}, ${outcome.messageId}): ${redact(outcome.reply ?? '')}`;
+        // Clears the bar's line first; the bar redraws below on the next update.
+        process.stderr.write(`${bar ? '\r\x1b[K' : ''}${line}\n`);
+      }
+      bar?.increment(1, payload());
+    },
+    finish(summary) {
+      bar?.update(payload());
+      bar?.stop();
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      process.stderr.write(
+        `Sent ${summary.sent}, failed ${summary.failed}, not sent ${summary.notSent}, unconfirmed ${summary.unconfirmed} (${seconds} s).\n`,
+      );
+      if (summary.stopped) process.stderr.write(`Stopped: ${redact(summary.stopped)}. Run the same command again to continue where it stopped.\n`);
+      if (json) printJson({ summary });
+    },
+  };
+}

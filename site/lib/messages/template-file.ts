@@ -1,0 +1,69 @@
+/**
+ * A message template as content editors write it: Markdown beside the pages, in
+ * content/<lang>/messages/<name>.md, with a front matter of `key: value` lines. The only field is
+ * `subject` (required). Every problem names the file and line, the way a bad page does.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Lang } from '../../../api/contract/enums.ts';
+
+/** The folder of message templates inside each language folder of content/ (never pages). */
+export const MESSAGES_DIR = 'messages';
+
+const FIELDS = ['subject'] as const;
+
+export class TemplateError extends Error {}
+
+export interface TemplateFile {
+  /** Where it comes from, relative to the project root, for messages: content/de/messages/invite.md. */
+  source: string;
+  lang: Lang;
+  subject: string;
+  /** Line of the subject in the file. */
+  subjectLine: number;
+  body: string;
+  /** Line of the file where the body starts (its line 1). */
+  bodyLine: number;
+}
+
+export function templatePath(root: string, lang: Lang, name: string): string {
+  return path.join(root, 'content', lang, MESSAGES_DIR, `${name}.md`);
+}
+
+/** Reads and splits a template; TemplateError (file:line) when the file or its front matter is wrong. */
+export async function readTemplateFile(root: string, lang: Lang, name: string): Promise<TemplateFile> {
+  const file = templatePath(root, lang, name);
+  const source = path.relative(root, file).split(path.sep).join('/');
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new TemplateError(`${source}: ${error.code === 'ENOENT' ? 'missing: write the message in this file' : error.message}`);
+  });
+  return parseTemplateFile(text.replace(/\r\n?/g, '\n'), source, lang);
+}
+
+export function parseTemplateFile(text: string, source: string, lang: Lang): TemplateFile {
+  const lines = text.split('\n');
+  if (lines[0] !== '---') throw new TemplateError(`${source}:1: expected front matter: a line "---", then "subject: …", then "---"`);
+  const end = lines.indexOf('---', 1);
+  if (end === -1) throw new TemplateError(`${source}:1: the front matter has no closing "---" line`);
+  const fields = new Map<string, { value: string; line: number }>();
+  for (let i = 1; i < end; i++) {
+    if (!lines[i].trim()) continue;
+    const match = /^([A-Za-z_]+):\s*(.*)$/.exec(lines[i]);
+    if (!match) throw new TemplateError(`${source}:${i + 1}: expected "field: value" in the front matter`);
+    const [, key, raw] = match;
+    if (!(FIELDS as readonly string[]).includes(key)) {
+      throw new TemplateError(`${source}:${i + 1}: unknown field ${key}: remove it or correct its spelling (fields: ${FIELDS.join(', ')})`);
+    }
+    fields.set(key, { value: unquote(raw.trim()), line: i + 1 });
+  }
+  const subject = fields.get('subject');
+  if (!subject || !subject.value) {
+    throw new TemplateError(`${source}:${subject?.line ?? 1}: the front matter needs a subject, e.g. subject: Your place is ready`);
+  }
+  return { source, lang, subject: subject.value, subjectLine: subject.line, body: lines.slice(end + 1).join('\n'), bodyLine: end + 2 };
+}
+
+function unquote(value: string): string {
+  const quoted = /^'(.*)'$/.exec(value) ?? /^"(.*)"$/.exec(value);
+  return quoted ? quoted[1].replaceAll(value[0] === "'" ? "''" : '\\"', value[0]) : value;
+}
