@@ -100,7 +100,7 @@ if (stoppingSince === undefined && metrics) {
   logger.info(`metrics on ${metricsServer.url}`);
 }
 if (stoppingSince === undefined) {
-  front = await startFront(config, { site, upstream: sidecar.upstream, logger, onFinish: metrics?.observe }).catch((error: Error) =>
+  front = await startFront(config, { site, upstream: sidecar.upstream, logger, onFinish: metrics?.observe, holdEvents: metrics }).catch((error: Error) =>
     failed(`cannot start the front: ${error.message}`),
   );
   logger.info(`listening on ${front.url}; site from ${config.DIST_DIR}${reason ? '' : ' (current, not rebuilt)'}; ready ${Math.round(performance.now())} ms after start`);

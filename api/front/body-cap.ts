@@ -24,25 +24,42 @@ export function cutsBody(req: http.IncomingMessage): boolean {
   return declared !== undefined && Number(declared) > FORWARDED_BODY_MAX;
 }
 
+/** A request body on its way to the sidecar, capped, and kept for a resend once it has all passed. */
+export interface CappedBody {
+  stream: Transform;
+  /** The whole (capped) body once it has passed, for a resend; undefined while more is to come. */
+  whole(): Buffer | undefined;
+}
+
 /** Pipes the request into a stream that ends after `max` bytes and then lets go of the request. */
-export function cappedBody(req: http.IncomingMessage, max = FORWARDED_BODY_MAX): Transform {
+export function cappedBody(req: http.IncomingMessage, max = FORWARDED_BODY_MAX): CappedBody {
   let left = max;
+  let complete = false;
+  // At most `max` bytes: what a resend to a restarted sidecar needs (proxy.ts, hold.ts).
+  const passed: Buffer[] = [];
   const cap = new Transform({
     transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
       if (left <= 0) return done();
       const part = chunk.length > left ? chunk.subarray(0, left) : chunk;
       left -= part.length;
+      passed.push(part);
       this.push(part);
       if (left === 0) {
+        complete = true;
         req.unpipe(cap);
         this.push(null);
       }
       done();
     },
+    flush(done: TransformCallback) {
+      complete = true;
+      done();
+    },
   });
   // undici destroys a body stream it stops writing (e.g. after an early answer); the client's
   // request must survive that, so that its rest can be drained.
-  return req.pipe(cap);
+  req.pipe(cap);
+  return { stream: cap, whole: () => (complete ? Buffer.concat(passed) : undefined) };
 }
 
 /** The forwarded fields without Content-Length, for a body the cap cuts short. */

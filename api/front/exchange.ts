@@ -1,7 +1,8 @@
 /**
  * One attempt at one proxied request, as an undici dispatch handler: the sidecar's answer is
- * streamed to the client; a connection lost before any answer is retried when the request allows
- * it; anything else is the contract's JSON 500 (own-answer.ts).
+ * streamed to the client; a request that never reached a sidecar is handed back to wait for one
+ * (hold.ts); a connection lost before any answer is retried when the request allows it; anything
+ * else is the contract's JSON 500 (own-answer.ts).
  */
 import type http from 'node:http';
 import type { Dispatcher } from 'undici';
@@ -20,20 +21,28 @@ export interface Attempt {
 
 /** The connection closed or reset under the request, before any answer: nothing was processed twice. */
 const CONNECTION_LOST = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
+/**
+ * The sidecar never read this request: no connection was made (nothing listened, or its socket
+ * file was missing), or the connection was reset before any answer. A kernel resets a connection
+ * that is closed with bytes still unread in it; the sidecar reads a request whole before acting
+ * on it and never resets a connection itself, so a reset means it had not read (all of) this
+ * request. A connection it closed after reading (`other side closed`) is not in this list.
+ */
+const NEVER_REACHED = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE']);
 
 /** One attempt at one proxied request, as an undici dispatch handler. */
 export class Exchange implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private answered = false;
-  /** The repeat of this exchange, once it was retried. */
-  private next: Exchange | undefined;
   onDone: (() => void) | undefined;
   private readonly attempt: Attempt;
-  private readonly retry: (() => Exchange | undefined) | undefined;
+  private readonly retry: (() => void) | undefined;
+  private readonly neverReached: (error: Error) => void;
 
-  constructor(attempt: Attempt, retry: (() => Exchange | undefined) | undefined) {
+  constructor(attempt: Attempt, retry: (() => void) | undefined, neverReached: (error: Error) => void) {
     this.attempt = attempt;
     this.retry = retry;
+    this.neverReached = neverReached;
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -66,14 +75,14 @@ export class Exchange implements Dispatcher.DispatchHandler {
     // The sidecar died after its headers: the client must see a broken response, not a short one.
     if (this.answered) return void res.destroy();
     if (res.destroyed) return;
-    if (this.retry && CONNECTION_LOST.has(error.code ?? '')) return void (this.next = this.retry());
+    if (this.retry && CONNECTION_LOST.has(error.code ?? '')) return this.retry();
+    if (NEVER_REACHED.has(error.code ?? '')) return this.neverReached(error);
     onError?.(`proxy ${req.method} ${(req.url ?? '').split('?', 1)[0]}: ${error.message}`);
     fail(this.attempt);
   }
 
   /** The client went away: stop the sidecar's work for it too. */
   clientGone(): void {
-    if (this.next) return this.next.clientGone();
     if (!this.attempt.res.writableFinished && this.controller && !this.controller.aborted) this.controller.abort(new Error('client went away'));
   }
 }

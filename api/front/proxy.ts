@@ -15,17 +15,24 @@
  * - the rest of an upload the sidecar answered early is discarded up to BODY_LIMIT_BYTES, then the
  *   client's connection is closed.
  *
+ * A sidecar restart costs no request it never saw: a request that found no sidecar (none known,
+ * connection refused, socket missing) waits for the next one for up to SIDECAR_HOLD_MS (hold.ts)
+ * and is then forwarded, with its body, even a POST; only a request the sidecar received and did
+ * not answer is a 500.
+ *
  * The client side is undici's Pool driven through `dispatch()` with a handler object: measured
  * on the status probe, it costs the front about a third less CPU per request than node:http's
  * ClientRequest (scripts/bench/probe.ts, docs/front.md "What the proxy costs").
  */
 import type http from 'node:http';
+import type { Readable } from 'node:stream';
 import { Client, Pool, type Dispatcher } from 'undici';
 import type { Trusted } from '../net/client-address.ts';
 import { describeAddress, type SidecarAddress } from '../net/sidecar-address.ts';
-import { cappedBody, cutsBody, drainRest, hasBody, withoutContentLength } from './body-cap.ts';
+import { cappedBody, cutsBody, drainRest, hasBody, withoutContentLength, type CappedBody } from './body-cap.ts';
 import { Exchange, fail, type Attempt } from './exchange.ts';
 import { forwardHeaders, requestClient } from './forward-headers.ts';
+import { holdRoom, type HoldEvents, type Waiting } from './hold.ts';
 import type { RateLimitMirror } from './rate-limit-mirror.ts';
 import { decodeUnreserved } from './request-path.ts';
 import { forwardedMethod } from './unlisted-method.ts';
@@ -43,6 +50,25 @@ export interface ProxyOptions {
   /** No byte either way for this many ms ends the exchange. */
   idleTimeoutMs?: number;
   onError?: (message: string) => void;
+  /** How long a request that never reached a sidecar waits for one (hold.ts); 0: a 500 at once. */
+  holdMs?: number;
+  /** Counts held and dropped requests (metrics). */
+  holdEvents?: Partial<HoldEvents>;
+}
+
+/** One client request on its way to the sidecar, across every try. */
+interface Forwarding {
+  attempt: Attempt;
+  headers: string[];
+  /** The capped body, created once for every try (payload()). */
+  body: CappedBody | null;
+  /** The try in flight, if any. */
+  current?: Exchange;
+  /** Set once the request has had to wait. */
+  waiting?: Waiting;
+  /** Why the last try found no sidecar (logged if the request is given up). */
+  why?: string;
+  closed: boolean;
 }
 
 const API_PATH = /^\/(sandbox\/)?api(\/|\?|$)/;
@@ -85,6 +111,8 @@ export function createProxy(options: ProxyOptions) {
     return pool;
   }
 
+  const room = holdRoom(options.holdMs ?? 0, options.holdEvents);
+
   function proxy(req: http.IncomingMessage, res: http.ServerResponse): void {
     const withBody = hasBody(req);
     const client = requestClient(req, options.trusted);
@@ -92,31 +120,71 @@ export function createProxy(options: ProxyOptions) {
     let headers = forwardHeaders(req, options.trusted, client);
     // A declared length the cap cuts short no longer holds: undici sends the cut body chunked.
     if (withBody && cutsBody(req)) headers = withoutContentLength(headers);
-    const first = send(attempt, headers, withBody, true);
-    res.on('close', () => first?.clientGone());
+    const forwarding: Forwarding = { attempt, headers, body: withBody ? cappedBody(req) : null, closed: false };
+    send(forwarding, true);
+    res.on('close', () => {
+      forwarding.closed = true;
+      forwarding.current?.clientGone();
+    });
     if (withBody) res.on('finish', () => drainRest(req));
   }
 
-  /** Starts one attempt; undefined when there is nothing in flight (answered 500 at once). */
-  function send(attempt: Attempt, headers: string[], withBody: boolean, mayRetry: boolean, fresh = false): Exchange | undefined {
-    const { req } = attempt;
+  /** Starts one try, or holds the request while no sidecar is known. */
+  function send(f: Forwarding, mayRetry: boolean, fresh = false): void {
+    const { req } = f.attempt;
     const upstream = options.upstream();
-    if (!upstream) return void fail(attempt);
-    const body = withBody ? cappedBody(req) : null;
-    const retry = mayRetry && !withBody && IDEMPOTENT.has(req.method ?? '') ? () => send(attempt, headers, false, false, true) : undefined;
-    const exchange = new Exchange(attempt, retry);
+    if (!upstream) return wait(f, mayRetry, undefined);
+    const body = payload(f.body);
+    // Part of the body went to a sidecar that never read it, and the rest is still on its way: lost.
+    if (body === undefined) return void room.giveUp(f.waiting ?? waiting(f));
+    const retry = mayRetry && !f.body && IDEMPOTENT.has(req.method ?? '') ? () => send(f, false, true) : undefined;
+    const exchange = new Exchange(f.attempt, retry, (error) => wait(f, mayRetry, error.message));
+    f.current = exchange;
     try {
       // A retry gets a connection of its own: the pool might hand out another stale one.
       const target: Dispatcher = fresh ? new Client(...clientOptions(upstream)) : poolFor(upstream);
       if (fresh) exchange.onDone = () => void target.close().catch(() => {});
       // A method the sidecar's parser would refuse goes as a stand-in (unlisted-method.ts).
       const method = forwardedMethod(req.method) as Dispatcher.HttpMethod;
-      target.dispatch({ method, path: req.url ?? '/', headers, body, reset: fresh }, exchange);
+      target.dispatch({ method, path: req.url ?? '/', headers: f.headers, body, reset: fresh }, exchange);
     } catch (error) {
       // undici refuses some requests outright (e.g. a header it cannot send).
       exchange.onResponseError(undefined, error as Error);
     }
-    return exchange;
+  }
+
+  /** The request never reached a sidecar: it waits for one (hold.ts), or gets the 500. */
+  function wait(f: Forwarding, mayRetry: boolean, why: string | undefined): void {
+    f.current = undefined;
+    if (why) f.why = why;
+    f.waiting ??= waiting(f);
+    f.waiting.retry = () => send(f, mayRetry);
+    room.hold(f.waiting);
+  }
+
+  function waiting(f: Forwarding): Waiting {
+    return {
+      deadline: room.deadlineFromNow(),
+      counted: false,
+      gone: () => f.closed,
+      retry: () => {},
+      giveUp: () => {
+        const { req, onError } = f.attempt;
+        if (f.why) onError?.(`proxy ${req.method} ${(req.url ?? '').split('?', 1)[0]}: ${f.why}`);
+        fail(f.attempt);
+      },
+    };
   }
   return { proxy, close: () => void pool?.destroy().catch(() => {}) };
+}
+
+/**
+ * What a try sends: the body stream while nothing has read it (a try that found no sidecar left it
+ * untouched), else the whole body as it passed before; undefined when part of it went out and the
+ * rest is still to come (it cannot be sent again).
+ */
+function payload(body: CappedBody | null): Readable | Buffer | null | undefined {
+  if (!body) return null;
+  if (!body.stream.destroyed && !body.stream.readableDidRead) return body.stream;
+  return body.whole();
 }

@@ -11,6 +11,7 @@ import { requestClient } from './forward-headers.ts';
 import { ownApiFields } from './own-answer.ts';
 import { requestTracker, type Finished } from './log.ts';
 import { trustedProxies } from '../net/client-address.ts';
+import type { HoldEvents } from './hold.ts';
 import { createProxy, type Upstream } from './proxy.ts';
 import { listen, type Listening } from './server.ts';
 import { loadSite, type Site } from './static.ts';
@@ -24,6 +25,8 @@ export interface FrontOptions {
   logger: Logger;
   /** Called once per finished request (metrics). */
   onFinish?: (request: Finished) => void;
+  /** Counts API requests held while no sidecar answered, and those given up (metrics). */
+  holdEvents?: Partial<HoldEvents>;
   /** The site, when the caller loaded it already (npm start loads it while the sidecar boots). */
   site?: Site;
 }
@@ -42,6 +45,8 @@ export async function startFront(config: Config, options: FrontOptions): Promise
     trusted,
     mirror,
     onError: (message) => options.logger.error(message),
+    holdMs: config.SIDECAR_HOLD_MS,
+    holdEvents: options.holdEvents,
   });
   // A preflight counts nothing: it shows what the sidecar last told this client (rate-limit-mirror.ts).
   const corsApiFields = (req: http.IncomingMessage) =>

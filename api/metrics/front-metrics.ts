@@ -15,6 +15,9 @@ export interface FrontMetrics {
   /** The request tracker's onFinish (api/front/log.ts). */
   observe(request: Finished): void;
   sidecarRestarted(): void;
+  /** The proxy's hold (api/front/hold.ts): requests that waited for a sidecar, and those given up. */
+  held(): void;
+  dropped(): void;
 }
 
 export function createFrontMetrics(sidecarUp: () => boolean): FrontMetrics {
@@ -46,6 +49,16 @@ export function createFrontMetrics(sidecarUp: () => boolean): FrontMetrics {
     registers: [registry],
   });
   const restarts = new Counter({ name: 'waitlist_sidecar_restarts_total', help: 'Times the supervisor replaced a sidecar that died.', registers: [registry] });
+  const held = new Counter({
+    name: 'waitlist_sidecar_held_requests_total',
+    help: 'API requests that found no sidecar (restarting, connection refused) and were held for the next one (SIDECAR_HOLD_MS).',
+    registers: [registry],
+  });
+  const dropped = new Counter({
+    name: 'waitlist_sidecar_dropped_requests_total',
+    help: 'API requests that found no sidecar and were answered 500 because none came within SIDECAR_HOLD_MS.',
+    registers: [registry],
+  });
   new Gauge({
     name: 'waitlist_sidecar_up',
     help: '1 while the sidecar is ready to answer, 0 while it is down or restarting.',
@@ -65,5 +78,7 @@ export function createFrontMetrics(sidecarUp: () => boolean): FrontMetrics {
       else if ((status === 200 || status === 303) && SIGNUP_OPERATIONS.has(operation)) signups.inc({ environment });
     },
     sidecarRestarted: () => restarts.inc(),
+    held: () => held.inc(),
+    dropped: () => dropped.inc(),
   };
 }

@@ -24,7 +24,9 @@ beforeAll(async () => {
   stack = await startStack({
     distDir: shared.distDir,
     baseUrl: shared.baseUrl,
-    env: { HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), MAX_CONNECTIONS_PER_CLIENT: String(MAX_CONNECTIONS_PER_CLIENT) },
+    // SIDECAR_HOLD_MS=0: while the sidecar is down the front answers its own 500 at once (tested below)
+    // instead of holding the request for the next sidecar (test/e2e/front-restart-hold.test.ts).
+    env: { HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), MAX_CONNECTIONS_PER_CLIENT: String(MAX_CONNECTIONS_PER_CLIENT), SIDECAR_HOLD_MS: '0' },
   });
   port = Number(new URL(stack.url).port);
 }, OWN_STACK_TIMEOUT_MS);
