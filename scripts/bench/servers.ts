@@ -1,5 +1,6 @@
 /** The servers the front benchmark compares, each started on an ephemeral 127.0.0.1 port. */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { openSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort, waitForPort } from './ports.ts';
@@ -29,20 +30,34 @@ export async function cpuSeconds(pid: number): Promise<number> {
 /** USER_HZ: 100 on every Linux architecture Node runs on. */
 const CLOCK_TICKS = 100;
 
-/** Spawns a Node entry that prints `listening on <url>` (on stdout or stderr). */
-export async function nodeServer(name: string, entry: string, args: string[], env: NodeJS.ProcessEnv): Promise<Running> {
-  const child = spawn(process.execPath, [entry, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * Spawns a Node entry that prints `listening on <url>` (on stdout or stderr). With `stdoutFile`,
+ * its stdout goes to that file instead of a pipe, as a production log would (a request line per
+ * request then costs the server a write to a file, and this process nothing).
+ */
+export async function nodeServer(name: string, entry: string, args: string[], env: NodeJS.ProcessEnv, stdoutFile?: string): Promise<Running> {
+  const out = stdoutFile === undefined ? 'pipe' : openSync(stdoutFile, 'a');
+  const child = spawn(process.execPath, [entry, ...args], { env, stdio: ['ignore', out, 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      // A text or JSON log line (LOG_FORMAT): `listening on http://…; site from …`.
-      const match = /listening on (https?:\/\/[^\s;"]+)/.exec(out);
+    let seen = '';
+    // A text or JSON log line (LOG_FORMAT): `listening on http://…; site from …`.
+    const look = (text: string) => {
+      seen = text;
+      const match = /listening on (https?:\/\/[^\s;"]+)/.exec(text);
       if (match) resolve(match[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`${name} exited with code ${code}: ${out}`)));
+      return Boolean(match);
+    };
+    child.on('exit', (code) => reject(new Error(`${name} exited with code ${code}: ${seen}`)));
+    if (child.stdout) {
+      let text = '';
+      child.stdout.on('data', (chunk) => look((text += chunk)));
+      return;
+    }
+    const poll = setInterval(async () => {
+      if (look(await readFile(stdoutFile!, 'utf8').catch(() => '')) || child.exitCode !== null) clearInterval(poll);
+    }, 50);
   });
-  child.stdout.resume();
+  child.stdout?.resume();
   return { name, url, pid: child.pid!, stop: () => stopChild(child) };
 }
 
@@ -56,8 +71,12 @@ export async function sidecar(entry: string, env: NodeJS.ProcessEnv): Promise<Ru
   return { name: 'sidecar', url, pid: child.pid!, stop: () => stopChild(child) };
 }
 
-/** Debian's nginx with a config from this folder (nginx.conf by default), as a foreground process (not a service). */
-export async function nginx(prefix: string, values: Record<string, string>, confName = 'nginx.conf', name = 'nginx'): Promise<Running> {
+/**
+ * Debian's nginx with a config from this folder (nginx.conf by default), as a foreground process
+ * (not a service). `accessLog`: instead of `access_log off`, a line per request into a file
+ * through a 64 KiB buffer, as a production nginx writes it.
+ */
+export async function nginx(prefix: string, values: Record<string, string>, confName = 'nginx.conf', name = 'nginx', accessLog = false): Promise<Running> {
   if (!hasCommand('nginx')) {
     console.error('nginx is missing: apt-get install -y nginx');
     execFileSync('apt-get', ['install', '-y', '-qq', 'nginx'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
@@ -65,7 +84,8 @@ export async function nginx(prefix: string, values: Record<string, string>, conf
   const port = await freePort();
   const template = await readFile(path.join(import.meta.dirname, confName), 'utf8');
   const all: Record<string, string> = { ...values, PREFIX: prefix, PORT: String(port), HERE: import.meta.dirname };
-  const conf = template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => all[key] ?? `{{${key}}}`);
+  let conf = template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => all[key] ?? `{{${key}}}`);
+  if (accessLog) conf = conf.replace('access_log off;', `access_log ${prefix}/access.log combined buffer=64k flush=1s;`);
   await mkdir(prefix, { recursive: true });
   const file = path.join(prefix, 'nginx.conf');
   await writeFile(file, conf);

@@ -1,0 +1,80 @@
+/**
+ * Where the front's microseconds go on a static request: runs the front under `--cpu-prof`
+ * (writing its request line to a file, as in front.ts), loads one path with autocannon, stops it
+ * with SIGTERM (the profile is written on exit) and prints the functions with the most self time,
+ * and the same time grouped by where the code lives (node:http, the logger, the front's own
+ * modules, …), as µs per request. The .cpuprofile file is kept for a flame graph (Chrome DevTools,
+ * speedscope). Usage: node scripts/bench/profile-front.ts [--duration=N] [--path=/thanks/].
+ */
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { configOrExit } from '../../api/config.ts';
+import { benchEnv } from './probe.ts';
+import { benchOptions, during, numberOption } from './progress.ts';
+import { nodeServer } from './servers.ts';
+import { table } from './table.ts';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+interface Profile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const duration = numberOption('duration', 5);
+const target = benchOptions().path ?? '/thanks/';
+const root = path.resolve(import.meta.dirname, '..', '..');
+const config = configOrExit();
+const dir = await mkdtemp(path.join(tmpdir(), 'profile-front-'));
+const env = { ...benchEnv(), DATA_DIR: path.join(dir, 'data'), LOG_REQUESTS: 'true', LOG_FORMAT: 'json', PORT: '0', HOST: '127.0.0.1', NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` };
+const front = await nodeServer('front', path.join(root, 'api/front/main.ts'), [], { ...env, DIST_DIR: config.DIST_DIR }, path.join(dir, 'front.log'));
+await autocannon({ url: front.url + target, connections: 32, duration: 1 });
+const result = await during(`profiling ${target}: ${duration} s`, async () => await autocannon({ url: front.url + target, connections: 32, duration }));
+await front.stop();
+const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'))!;
+const profile = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as Profile;
+
+// Self time per node, from the samples of the measured run only (not start-up or the warm-up):
+// the last `duration` seconds before the exit, plus a little for the stop itself.
+const self = new Map<number, number>();
+let at = profile.startTime;
+const from = profile.endTime - (duration + 0.1) * 1e6;
+for (let i = 0; i < profile.samples.length; i++) {
+  at += profile.timeDeltas[i] ?? 0;
+  if (at >= from) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+}
+const perRequest = (micros: number) => (micros / result.requests.total).toFixed(2);
+
+const byFunction = new Map<string, number>();
+const byPlace = new Map<string, number>();
+for (const node of profile.nodes) {
+  const micros = self.get(node.id) ?? 0;
+  if (!micros) continue;
+  const { functionName, url, lineNumber } = node.callFrame;
+  const place = placeOf(url, functionName);
+  const name = `${functionName || '(anonymous)'} ${url ? `${path.basename(url)}:${lineNumber + 1}` : ''}`.trim();
+  byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
+  byPlace.set(place, (byPlace.get(place) ?? 0) + micros);
+}
+const top = (map: Map<string, number>, n: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
+console.log(`\nFront, ${target}, 32 connections, ${result.requests.total} requests in ${duration} s; profile: ${path.join(dir, file)}`);
+table(['where', 'µs/request'], top(byPlace, 12).map(([place, micros]) => [place, perRequest(micros)]));
+console.log('');
+table(['function (self time)', 'µs/request'], top(byFunction, 25).map(([name, micros]) => [name, perRequest(micros)]));
+
+function placeOf(url: string, name: string): string {
+  if (!url) return name.startsWith('(') ? name : 'native (V8, syscalls)';
+  if (url.includes('/api/front/')) return `front: ${path.basename(url)}`;
+  if (url.includes('/api/log/')) return `log: ${path.basename(url)}`;
+  if (url.includes('node_modules/')) return `package: ${url.split('node_modules/').pop()!.split('/')[0]}`;
+  if (url.startsWith('node:')) return `node: ${url.slice(5).split('/').slice(-1)[0]}`;
+  return path.basename(url);
+}
