@@ -71,8 +71,9 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
   const summary: RunSummary = { sent: 0, failed: 0, unconfirmed: 0, notSent: 0 };
   const startedAt = deps.now().toISOString();
   const pace = new Pace(options.rate);
-  // Small claims: a crash leaves at most one batch claimed; a batch covers about two seconds of sending.
-  const batchSize = options.rate > 0 ? Math.min(100, Math.max(options.connections, Math.ceil(options.rate * 2))) : 100;
+  // Small claims: a crash leaves at most one batch claimed (about two seconds of sending, or four
+  // messages per connection without a limit), each still one durable write for many members.
+  const batchSize = options.rate > 0 ? Math.min(100, Math.max(options.connections, Math.ceil(options.rate * 2))) : options.connections * 4;
   const queue: WaitlistRecord[] = [];
   let claimedTotal = 0;
   let resending = options.resendUnconfirmed;
