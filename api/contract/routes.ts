@@ -11,7 +11,8 @@ import {
   Status,
   TokenRequest,
   TokenResponse,
-  WaitlistSignup,
+  WaitlistSignupForm,
+  WaitlistSignupJson,
   WaitlistStats,
 } from './schemas.ts';
 import type { RateLimitPolicy } from './limits.ts';
@@ -29,8 +30,11 @@ export interface Route {
   tag: 'Status' | 'Waitlist' | 'OAuth' | 'Statistics' | 'Discovery';
   summary: string;
   description: string;
-  /** Request body media types and their schema (the same schema for each type). */
-  request?: { mediaTypes: readonly MediaType[]; schema: z.ZodType };
+  /**
+   * Request body media types and the body as a client sends it: `schema`, or for a media type whose
+   * body has another shape (a form's text values), `perType[type]`.
+   */
+  request?: { mediaTypes: readonly MediaType[]; schema: z.ZodType; perType?: Partial<Record<MediaType, z.ZodType>> };
   /** Success statuses with their body schema (303 has none). */
   success: Partial<Record<200 | 303, z.ZodType | null>>;
   /** Every status the operation may answer (part 4's table). */
@@ -44,7 +48,11 @@ const waitlistBase = {
   methods: ['POST'],
   auth: 'none',
   tag: 'Waitlist',
-  request: { mediaTypes: ['application/json', 'application/x-www-form-urlencoded'], schema: WaitlistSignup },
+  request: {
+    mediaTypes: ['application/json', 'application/x-www-form-urlencoded'],
+    schema: WaitlistSignupJson,
+    perType: { 'application/x-www-form-urlencoded': WaitlistSignupForm },
+  },
   success: { 200: Accepted, 303: null },
   statuses: [200, 303, 400, 405, 413, 415, 422, 429, 500],
   rateLimit: 'standard',
@@ -124,6 +132,12 @@ export const ROUTES = [
 ] as const satisfies readonly Route[];
 
 export type RouteId = (typeof ROUTES)[number]['id'];
+
+/** The schema of a route's request body in one media type, as the OpenAPI document shows it. */
+export function requestSchema(route: Route, type: MediaType): z.ZodType {
+  if (!route.request) throw new Error(`${route.id} takes no request body`);
+  return route.request.perType?.[type] ?? route.request.schema;
+}
 
 export function routeById(id: RouteId): Route {
   const route = ROUTES.find((r) => r.id === id);

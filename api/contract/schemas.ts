@@ -7,20 +7,98 @@ import { BUILDING, ENVIRONMENTS, LANGS, ROLES, SOURCES } from './enums.ts';
 import { ERROR_CODES, OAUTH_ERROR_CODES } from './errors.ts';
 import { API_VERSION, EMAIL_MAX_LENGTH, SERVICE_NAME, TOKEN_TTL_SECONDS } from './limits.ts';
 
-/** WaitlistSignup: request body of the waitlist operations (JSON or form-encoded). */
+/**
+ * The e-mail field as a client sends it, in JSON and in a form: what the server accepts before it
+ * normalises the address (api/sidecar/domain/email.ts). Surrounding white space is trimmed; the
+ * address is lower-cased and its domain converted to ASCII (IDNA, UTS #46, as WHATWG URL does);
+ * that form must match the rule of WaitlistSignup's `email` and have at most EMAIL_MAX_LENGTH
+ * characters. Two patterns say so for every address with an ASCII domain, exactly (lower-casing
+ * also turns the Kelvin sign U+212A into `k`); for a domain with other letters the pattern admits
+ * letters (\p{L}) and the description states the rest: conversion by UTS #46 and the length of the
+ * converted form. The domain's last label stays ASCII letters (as the stored form requires).
+ */
+const EMAIL_LOCAL_CHAR = "A-Za-z0-9_'+\\-\\u212A";
+const EMAIL_LOCAL = `(?:[${EMAIL_LOCAL_CHAR}]+\\.)*[${EMAIL_LOCAL_CHAR}]*[A-Za-z0-9_+\\-\\u212A]`;
+const EMAIL_DOMAIN = '(?:[\\p{L}0-9][\\p{L}\\p{M}0-9\\-]*\\.)+[A-Za-z]{2,}';
+export const EMAIL_INPUT_PATTERNS = {
+  /** The length rule, counted on the address without the white space around it. */
+  length: `^\\s*\\S{1,${EMAIL_MAX_LENGTH}}\\s*$`,
+  address: `^\\s*${EMAIL_LOCAL}@${EMAIL_DOMAIN}\\s*$`,
+} as const;
+
+export const EmailAddress = z
+  .string()
+  .regex(new RegExp(EMAIL_INPUT_PATTERNS.length, 'u'))
+  .regex(new RegExp(EMAIL_INPUT_PATTERNS.address, 'u'))
+  .meta({
+    id: 'EmailAddress',
+    title: 'EmailAddress',
+    format: 'idn-email',
+    description:
+      `E-mail address, as sent. White space around it is trimmed. The address is then lower-cased and an internationalised ` +
+      `domain converted to ASCII (IDNA, UTS #46, as WHATWG URL does: \`a@münchen.de\` is stored as \`a@xn--mnchen-3ya.de\`); ` +
+      `that form is what is stored and must have at most ${EMAIL_MAX_LENGTH} characters. The local part is ASCII: ` +
+      "letters, digits, `_`, `'`, `+`, `-` and dots between them. The last label of the domain is ASCII letters.",
+  });
+
+const ANSWERS = {
+  role: z.enum(ROLES).optional().describe('What describes you best.'),
+  building: z.enum(BUILDING).optional().describe('What you are building.'),
+  source: z.enum(SOURCES).optional().describe('Which form on the site was used.'),
+  lang: z.enum(LANGS).optional().describe('Language of the later notification; default en.'),
+};
+const HONEYPOT = z
+  .string()
+  .optional()
+  .describe('Honeypot: must stay empty. A non-empty value ends the request silently: the answer is that of an accepted sign-up, and nothing is stored.');
+
+/**
+ * WaitlistSignup as the sidecar validates it, after the e-mail address is normalised
+ * (api/sidecar/domain/signup.ts); the types of the store come from it.
+ */
 export const WaitlistSignup = z
   .object({
     email: z.email().max(EMAIL_MAX_LENGTH).describe('E-mail address; stored lower-cased.'),
     consent: z.literal(true).describe('Explicit consent of the address owner; must be true.'),
-    role: z.enum(ROLES).optional().describe('What describes you best.'),
-    building: z.enum(BUILDING).optional().describe('What you are building.'),
-    source: z.enum(SOURCES).optional().describe('Which form on the site was used.'),
-    lang: z.enum(LANGS).optional().describe('Language of the later notification; default en.'),
-    website: z.string().optional().describe('Honeypot: must stay empty.'),
+    ...ANSWERS,
+    website: HONEYPOT,
+  })
+  .strict();
+export type WaitlistSignup = z.infer<typeof WaitlistSignup>;
+
+/** WaitlistSignup as a client sends it in JSON (the OpenAPI document's application/json body). */
+export const WaitlistSignupJson = z
+  .object({
+    email: EmailAddress,
+    consent: z.literal(true).describe('Explicit consent of the address owner; must be true.'),
+    ...ANSWERS,
+    website: HONEYPOT,
   })
   .strict()
   .meta({ id: 'WaitlistSignup', title: 'WaitlistSignup' });
-export type WaitlistSignup = z.infer<typeof WaitlistSignup>;
+
+/** What a checked box sends: its default value `on` (HTML), or `true` from a script. */
+export const FORM_CONSENT_VALUES = ['on', 'true'] as const;
+/** In a form, an empty choice (an unselected <select>) means not answered. */
+const blankOr = <const T extends readonly string[]>(values: T) => z.enum(['', ...values]);
+
+/**
+ * WaitlistSignup as a form sends it (application/x-www-form-urlencoded): every value is text, the
+ * site's own form sends `role=` and `building=` when they are not answered, and its consent box
+ * sends `consent=on`. A field may appear once; a repeated one is 400 invalid_request.
+ */
+export const WaitlistSignupForm = z
+  .object({
+    email: EmailAddress,
+    consent: z.enum(FORM_CONSENT_VALUES).describe('Explicit consent of the address owner: a checked box (`on`) or `true`.'),
+    role: blankOr(ROLES).optional().describe('What describes you best; empty: not answered.'),
+    building: blankOr(BUILDING).optional().describe('What you are building; empty: not answered.'),
+    source: blankOr(SOURCES).optional().describe('Which form on the site was used; empty: not answered.'),
+    lang: blankOr(LANGS).optional().describe('Language of the later notification and of the thanks page; default en; empty: the default.'),
+    website: HONEYPOT,
+  })
+  .strict()
+  .meta({ id: 'WaitlistSignupForm', title: 'WaitlistSignupForm' });
 
 /** Accepted: 200 body of the waitlist operations, identical for new, repeated and discarded requests. */
 export const Accepted = z

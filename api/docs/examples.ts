@@ -22,6 +22,7 @@ import {
   apiIndexBody,
   environmentUrls,
   type ErrorCode,
+  type MediaType,
   type Route,
   type WaitlistSignup,
 } from '../contract/index.ts';
@@ -111,8 +112,19 @@ export function successExample(schema: z.ZodType, baseUrl: string): Example {
   return example;
 }
 
-export function requestExample(route: Route): Example {
+/** The site's own form: consent is a checked box, and a choice not answered is sent empty. */
+export const EXAMPLE_SIGNUP_FORM: Record<string, string> = {
+  email: EXAMPLE_SIGNUP.email,
+  consent: 'on',
+  role: EXAMPLE_SIGNUP.role!,
+  building: '',
+  source: EXAMPLE_SIGNUP.source!,
+  lang: EXAMPLE_SIGNUP.lang!,
+};
+
+export function requestExample(route: Route, type: MediaType = 'application/json'): Example {
   if (route.auth === 'client') return { summary: 'client_secret_basic: credentials in the Authorization header', value: EXAMPLE_TOKEN_REQUEST };
+  if (type === 'application/x-www-form-urlencoded') return { summary: "The site's form: consent checked, use case not answered", value: EXAMPLE_SIGNUP_FORM };
   return { summary: 'A sign-up with every optional answer', value: EXAMPLE_SIGNUP };
 }
 

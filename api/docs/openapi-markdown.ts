@@ -5,7 +5,7 @@
 import type { RootContent } from 'mdast';
 import { curlCommand } from './curl.ts';
 import { code, codeBlock, heading, link, list, paragraph, parseInline, parseMarkdown, strong, stringify, table, type Inline } from './mdast.ts';
-import type { HeaderObject, OpenApiDocument, OperationObject, Ref, SecurityRequirement } from './openapi-types.ts';
+import type { HeaderObject, JsonSchema, OpenApiDocument, OperationObject, Ref, SecurityRequirement } from './openapi-types.ts';
 import { fieldRows, refName } from './schema-fields.ts';
 
 const SANDBOX_SERVER = /sandbox/i;
@@ -62,11 +62,18 @@ function operationSection(doc: OpenApiDocument, depth: number, method: string, p
   if (!body) {
     nodes.push(paragraph('No request body.'));
   } else {
-    const types = Object.keys(body.content);
-    const schema = Object.values(body.content)[0]!.schema;
-    const typeParts = types.flatMap((type, i) => (i === 0 ? [code(type)] : [' or ', code(type)]));
-    nodes.push(paragraph('Body: ', ...typeParts, ', schema ', code(refName(schema) ?? 'inline'), '. ', ...parseInline(body.description ?? '')));
-    nodes.push(fieldTable(doc, schema));
+    // One table per distinct schema, naming the media types that use it.
+    const bySchema = new Map<string, { schema: JsonSchema; types: string[] }>();
+    for (const [type, media] of Object.entries(body.content)) {
+      const key = refName(media.schema) ?? JSON.stringify(media.schema);
+      bySchema.set(key, { schema: media.schema, types: [...(bySchema.get(key)?.types ?? []), type] });
+    }
+    nodes.push(paragraph(...parseInline(body.description ?? '')));
+    for (const { schema, types } of bySchema.values()) {
+      const typeParts = types.flatMap((type, i) => (i === 0 ? [code(type)] : [' or ', code(type)]));
+      nodes.push(paragraph('Body: ', ...typeParts, ', schema ', code(refName(schema) ?? 'inline'), '.'));
+      nodes.push(fieldTable(doc, schema));
+    }
   }
   nodes.push(heading(depth + 1, 'Responses'));
   const rows = Object.entries(op.responses).map(([status, response]) => {

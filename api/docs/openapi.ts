@@ -16,6 +16,7 @@ import {
   SCOPES,
   STATS_SCOPE,
   environmentUrls,
+  requestSchema,
   type Environment,
   type Route,
 } from '../contract/index.ts';
@@ -75,7 +76,7 @@ function oauthScheme(baseUrl: string, env: Environment): OAuth2Scheme {
 function schemaEntries(): { schema: z.ZodType; io: SchemaIo }[] {
   const entries: { schema: z.ZodType; io: SchemaIo }[] = [];
   for (const route of ROUTES as readonly Route[]) {
-    if (route.request) entries.push({ schema: route.request.schema, io: 'input' });
+    for (const type of route.request?.mediaTypes ?? []) entries.push({ schema: requestSchema(route, type), io: 'input' });
     for (const schema of Object.values(route.success)) if (schema) entries.push({ schema, io: 'output' });
   }
   entries.push({ schema: ErrorBody, io: 'output' }, { schema: OAuthErrorBody, io: 'output' });

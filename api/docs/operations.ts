@@ -7,6 +7,7 @@ import {
   RATE_LIMIT_POLICIES,
   RATE_LIMIT_WINDOW_SECONDS,
   STATS_SCOPE,
+  requestSchema,
   type Method,
   type Route,
 } from '../contract/index.ts';
@@ -139,15 +140,16 @@ export function operation(route: Route, baseUrl: string): OperationObject {
   if (route.deprecated) op.deprecated = true;
   if (route.request) {
     const limitKb = BODY_LIMIT_BYTES / 1024;
-    const example = requestExample(route);
     op.requestBody = {
       required: true,
       description:
         route.request.mediaTypes.length > 1
-          ? `The same fields as JSON or form-encoded (in a form, a boolean is the text \`true\`). At most ${limitKb} KB.`
+          ? `The same fields as JSON (\`${schemaId(requestSchema(route, 'application/json'))}\`) or form-encoded ` +
+            `(\`${schemaId(requestSchema(route, 'application/x-www-form-urlencoded'))}\`: every value is text, a checked consent box ` +
+            `is \`on\`, an empty choice is no answer). At most ${limitKb} KB.`
           : `Form-encoded. At most ${limitKb} KB.`,
       content: Object.fromEntries(
-        route.request.mediaTypes.map((type) => [type, { schema: schemaRef(route.request!.schema), examples: { example } }]),
+        route.request.mediaTypes.map((type) => [type, { schema: schemaRef(requestSchema(route, type)), examples: { example: requestExample(route, type) } }]),
       ),
     };
   }

@@ -10,6 +10,7 @@ import {
   ROUTES,
   STATS_SCOPE,
   environmentUrls,
+  requestSchema,
   type ErrorCode,
   type Route,
 } from '../../api/contract/index.ts';
@@ -121,7 +122,7 @@ describe('openapi document: operations', () => {
     expect(routes.filter((r) => r.deprecated)).toHaveLength(1);
   });
 
-  it('request bodies: the waitlist takes JSON and form with the same schema, the token endpoint a form', () => {
+  it('request bodies: the waitlist takes JSON (WaitlistSignup) and a form of its own schema (WaitlistSignupForm), the token endpoint a form', () => {
     for (const route of routes) {
       const body = operationOf(route).requestBody;
       if (!route.request) {
@@ -129,9 +130,11 @@ describe('openapi document: operations', () => {
         continue;
       }
       expect(Object.keys(body!.content)).toEqual([...route.request.mediaTypes]);
-      const refs = new Set(Object.values(body!.content).map((m) => m.schema.$ref));
-      expect([...refs]).toEqual([`#/components/schemas/${idOf(route.request.schema)}`]);
+      for (const type of route.request.mediaTypes) expect(body!.content[type]!.schema.$ref).toBe(`#/components/schemas/${idOf(requestSchema(route, type))}`);
     }
+    const waitlist = operationOf(routes.find((r) => r.id === 'joinWaitlist')!).requestBody!.content;
+    expect(waitlist['application/json']!.schema.$ref).toBe('#/components/schemas/WaitlistSignup');
+    expect(waitlist['application/x-www-form-urlencoded']!.schema.$ref).toBe('#/components/schemas/WaitlistSignupForm');
   });
 
   it('every status of part 4 is documented with its body schema (Error, OAuthError for token 400/401, none for 303)', () => {
@@ -204,10 +207,11 @@ describe('openapi document: operations', () => {
 describe('openapi document: schemas and examples', () => {
   it('component schemas are z.toJSONSchema of the contract (input for requests, output for responses), without $schema', () => {
     for (const route of routes) {
-      if (route.request) {
-        const expected = z.toJSONSchema(route.request.schema, { io: 'input' }) as { $defs: Record<string, unknown> };
-        const id = idOf(route.request.schema);
-        expect(doc.components.schemas[id]).toEqual(expected.$defs[id]);
+      for (const type of route.request?.mediaTypes ?? []) {
+        const schema = requestSchema(route, type);
+        // References between ids point into components (api/docs/json-schemas.ts).
+        const expected = JSON.parse(JSON.stringify(z.toJSONSchema(schema, { io: 'input' })).replaceAll('#/$defs/', '#/components/schemas/')) as { $defs: Record<string, unknown> };
+        for (const [id, def] of Object.entries(expected.$defs)) expect(doc.components.schemas[id], id).toEqual(def);
       }
       const success = route.success[200];
       if (success) {

@@ -3,7 +3,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
-import { ROUTES, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, environmentUrls, type Route } from '../../api/contract/index.ts';
+import { ROUTES, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, environmentUrls, requestSchema, type Route } from '../../api/contract/index.ts';
 import { openApiMarkdown, openApiSections } from '../../api/docs/openapi-markdown.ts';
 import { methodKey } from '../../api/docs/operations.ts';
 import { buildOpenApiDocument } from '../../api/docs/openapi.ts';
@@ -81,10 +81,11 @@ describe('openapi Markdown twin', () => {
     expect(section(opTitle(legacy), 3).map(textOf)[0]).toMatch(/^Deprecated\./);
   });
 
-  it('tables are GFM tables (plain CommonMark sees none): servers, one or two per operation (HEAD operations included), one per schema', () => {
+  it('tables are GFM tables (plain CommonMark sees none): servers, per operation (HEAD operations included) its responses and one per request body schema, one per schema', () => {
     const tables = tree.children.filter((n) => n.type === 'table');
     const heads = (ROUTES as readonly Route[]).filter((r) => r.methods.includes('HEAD')).length;
-    const expected = 1 + ROUTES.length + heads + ROUTES.filter((r) => 'request' in r).length + Object.keys(doc.components.schemas).length;
+    const bodies = (ROUTES as readonly Route[]).reduce((n, r) => n + new Set(r.request?.mediaTypes.map((type) => requestSchema(r, type))).size, 0);
+    const expected = 1 + ROUTES.length + heads + bodies + Object.keys(doc.components.schemas).length;
     expect(tables).toHaveLength(expected);
     expect(unified().use(remarkParse).parse(markdown).children.some((n) => n.type === 'table')).toBe(false);
   });
