@@ -15,6 +15,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BUILDING, LANGS, ROLES, SOURCES, type WaitlistSignup } from '../../api/contract/index.ts';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { computeStats, DAY_MS } from '../../api/sidecar/domain/stats.ts';
+import { JsonWaitlistStore } from '../../api/sidecar/store/json/waitlist-store.ts';
+import { readJsonDataDir } from '../../api/sidecar/store/postgres/json-source.ts';
+import { migrateToPostgres } from '../../api/sidecar/store/postgres/migrate.ts';
 import { openPool } from '../../api/sidecar/store/postgres/pool.ts';
 import { migrateSchema, SCHEMA_VERSION } from '../../api/sidecar/store/postgres/schema.ts';
 import { PostgresWaitlistStore } from '../../api/sidecar/store/postgres/waitlist-store.ts';
@@ -195,4 +198,30 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'statistics counters on Postg
     }
     expect((await upgrader.query('SELECT max(version) AS v FROM schema_version')).rows[0].v).toBe(SCHEMA_VERSION);
   }, 60_000);
+
+  it('migrate from JSON: the counters equal the file\'s statistics, also after a second run merges a newer sign-up', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stats-migrate-'));
+    dirs.push(dir);
+    const json = await JsonWaitlistStore.open(dir);
+    const writes: Promise<unknown>[] = [];
+    for (let i = 0; i < 3000; i += 1) {
+      const answers = { role: i % 4 ? ROLES[i % ROLES.length] : undefined, building: i % 3 ? BUILDING[i % BUILDING.length] : undefined, source: i % 5 ? SOURCES[i % 2] : undefined };
+      writes.push(json.upsert({ email: `m${i % 2500}@example.com`, consent: true, lang: LANGS[i % 2], ...answers }, 'json', iso(BASE - (3000 - i) * 17 * 60_000)));
+    }
+    await Promise.all(writes);
+    const fileStats = await json.stats(BASE);
+    await json.close();
+    const url = await engine.createDatabase();
+    const target = await pool(url);
+    await migrateToPostgres(target, await readJsonDataDir(dir));
+    const store = new PostgresWaitlistStore(target);
+    expect(await store.stats(BASE)).toEqual(fileStats);
+    await store.upsert({ email: 'm1@example.com', consent: true, role: 'founder' }, 'json', iso(BASE));
+    await migrateToPostgres(target, await readJsonDataDir(dir));
+    const all = await records(target);
+    for (const now of [BASE, BASE + 6 * DAY_MS + 1]) expect(await store.stats(now)).toEqual(computeStats(all, now));
+    // m1 answered 'platform' in the file; the newer sign-up's 'founder' stays.
+    const after = await store.stats(BASE);
+    expect([after.total, after.byRole.founder, after.byRole.platform]).toEqual([fileStats.total, fileStats.byRole.founder + 1, fileStats.byRole.platform - 1]);
+  });
 });
