@@ -25,6 +25,8 @@ export interface SmtpOptions {
   starttls?: boolean;
   /** From DATA number n on, the message is read and kept but never answered (a server that hangs). */
   holdFrom?: number;
+  /** Answers each message this much later (a server that takes its time). */
+  answerDelayMs?: number;
 }
 
 export interface SmtpHarness {
@@ -74,7 +76,7 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<SmtpHarness>
         const raw = Buffer.concat(chunks);
         const to = session.envelope.rcptTo.map((r) => r.address);
         for (const rcpt of to) arrivals.push({ to: rcpt, raw, parsed: await simpleParser(raw) });
-        if (!hold) callback();
+        if (!hold) setTimeout(() => callback(), options.answerDelayMs ?? 0);
         for (const waiter of waiters.filter((w) => arrivals.length >= w.n)) waiter.done();
       });
     },
