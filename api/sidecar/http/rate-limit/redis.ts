@@ -99,7 +99,8 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.health = new EngineHealth({
       engine: 'redis',
       logger: options.logger,
-      meanwhile: `rate limits count in this process until the store at ${urlWithoutPassword(options.url)} (RATE_LIMIT_STORE) is back`,
+      // Like the cause, the line names no address: RATE_LIMIT_STORE says which store is meant.
+      meanwhile: 'rate limits count in this process until the store (RATE_LIMIT_STORE) is back',
       affected: 'requests counted in this process',
     });
     redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
