@@ -7,10 +7,14 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WaitlistSignup } from '../../api/contract/index.ts';
 import { loadConfig } from '../../api/config.ts';
 import type { InviteClaim } from '../../api/sidecar/domain/invitation.ts';
+import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
+import { readJsonDataDir } from '../../api/sidecar/store/postgres/json-source.ts';
+import { migrateToPostgres } from '../../api/sidecar/store/postgres/migrate.ts';
 import { exportHeader, exportLine } from '../../api/sidecar/domain/record-export.ts';
 import { openBackend } from '../../api/sidecar/store/open-backend.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
@@ -142,6 +146,32 @@ describe('invitations (JSON store)', () => {
 
 describeWithEngine('PostgreSQL', postgresBinDir(), 'invitations (PostgreSQL store)', () => {
   const engine = usePostgres();
+
+  it('invite store: moving the JSON store to PostgreSQL keeps every invitation, so nobody is invited twice after the move', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'invite-move-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const json = await JsonWaitlistStore.open(dir);
+    await seed(json);
+    const [a, b] = await json.claimInvitees(claim(3));
+    await json.confirmInvitation(a.email, a.invitation!.messageId, AT);
+    await json.failInvitation(b.email, b.invitation!.messageId, '550 no such user');
+    await json.close();
+    const url = await engine().createSchema();
+    const pool = new pg.Pool({ connectionString: url });
+    cleanups.push(() => pool.end());
+    await migrateToPostgres(pool, await readJsonDataDir(dir));
+    const backend = await openBackend({ ...loadConfig({}), DATABASE_URL: url });
+    cleanups.push(() => backend.close());
+    const moved: WaitlistRecord[] = [];
+    for await (const record of backend.store.export()) moved.push(record);
+    const original = await JsonWaitlistStore.readOnly(dir);
+    const before: WaitlistRecord[] = [];
+    for await (const record of original!.export()) before.push(record);
+    expect(moved).toEqual(before);
+    expect((await backend.store.unconfirmedInvitations()).map((r) => r.email)).toEqual(['m2@example.com']);
+    expect((await backend.store.claimInvitees(claim(10))).map((r) => r.email)).toEqual(['m3@example.com', 'm4@example.com', 'm5@example.com']);
+  });
+
   invitationContract(async () => {
     const url = await engine().createSchema();
     const config = { ...loadConfig({}), DATABASE_URL: url };

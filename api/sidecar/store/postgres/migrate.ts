@@ -37,16 +37,21 @@ const BATCH = 2000;
  */
 const UPSERT_BATCH_SQL = `
 INSERT INTO waitlist AS w (email, created_at, consent_at, updated_at, lang, role, building, source,
-                           consent_form, consent_channel, consent_lang, consent_text_version)
+                           consent_form, consent_channel, consent_lang, consent_text_version,
+                           invite_state, invite_claimed_at, invited_at, invite_message_id, invite_error)
 SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[],
-                     $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
+                     $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
+                     $13::text[], $14::timestamptz[], $15::timestamptz[], $16::text[], $17::text[])
 ON CONFLICT (email) DO UPDATE SET
   created_at = least(w.created_at, EXCLUDED.created_at),
   consent_at = ${newer('consent_at')}, updated_at = ${newer('updated_at')}, lang = ${newer('lang')},
   consent_form = ${newer('consent_form')}, consent_channel = ${newer('consent_channel')},
   consent_lang = ${newer('consent_lang')}, consent_text_version = ${newer('consent_text_version')},
-  role = ${answer('role')}, building = ${answer('building')}, source = ${answer('source')}
+  role = ${answer('role')}, building = ${answer('building')}, source = ${answer('source')},
+  invite_state = ${invitation('invite_state')}, invite_claimed_at = ${invitation('invite_claimed_at')},
+  invited_at = ${invitation('invited_at')}, invite_message_id = ${invitation('invite_message_id')}, invite_error = ${invitation('invite_error')}
 WHERE EXCLUDED.updated_at > w.updated_at OR EXCLUDED.created_at < w.created_at
+   OR (w.invite_state IS NULL AND EXCLUDED.invite_state IS NOT NULL)
    OR (w.role IS NULL AND EXCLUDED.role IS NOT NULL) OR (w.building IS NULL AND EXCLUDED.building IS NOT NULL)
    OR (w.source IS NULL AND EXCLUDED.source IS NOT NULL)
 RETURNING (xmax = 0) AS inserted`;
@@ -57,6 +62,11 @@ function newer(column: string): string {
 
 function answer(column: string): string {
   return `CASE WHEN EXCLUDED.updated_at > w.updated_at THEN coalesce(EXCLUDED.${column}, w.${column}) ELSE coalesce(w.${column}, EXCLUDED.${column}) END`;
+}
+
+/** The invitation goes as a whole: the database's when it has one (a run there already), else the file's. */
+function invitation(column: string): string {
+  return `CASE WHEN w.invite_state IS NULL THEN EXCLUDED.${column} ELSE w.${column} END`;
 }
 
 function columnsOf(records: readonly WaitlistRecord[]): unknown[][] {
@@ -74,6 +84,11 @@ function columnsOf(records: readonly WaitlistRecord[]): unknown[][] {
     pick((r) => r.consent.channel),
     pick((r) => r.consent.lang),
     pick((r) => r.consent.textVersion),
+    pick((r) => r.invitation?.state ?? null),
+    pick((r) => r.invitation?.claimedAt ?? null),
+    pick((r) => r.invitation?.invitedAt ?? null),
+    pick((r) => r.invitation?.messageId ?? null),
+    pick((r) => r.invitation?.error ?? null),
   ];
 }
 
