@@ -20,7 +20,8 @@ import { migrateToPostgres, reportLines } from '../../api/sidecar/store/postgres
 import { openPool } from '../../api/sidecar/store/postgres/pool.ts';
 import { PostgresWaitlistStore } from '../../api/sidecar/store/postgres/waitlist-store.ts';
 import type { WaitlistStore } from '../../api/sidecar/store/waitlist-store.ts';
-import { postgresBinDir, startPostgres, type PostgresEngine } from '../support/engines/postgres.ts';
+import { postgresBinDir, type PostgresEngine } from '../support/engines/postgres.ts';
+import { sharedPostgres } from '../support/engines/shared.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
 import { runCommand } from './support/cli.ts';
 import { startSidecar } from './support/process.ts';
@@ -42,7 +43,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', ()
   let dir: string;
   let pool: pg.Pool;
   beforeAll(async () => {
-    engine = await startPostgres();
+    engine = await sharedPostgres();
     pool = await openPool(await engine.createDatabase(), { max: 10 });
     dir = await mkdtemp(join(tmpdir(), 'migrate-'));
   });

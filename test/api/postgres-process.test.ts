@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { API_PATHS } from '../../api/contract/index.ts';
-import { postgresBinDir, startPostgres, type PostgresEngine } from '../support/engines/postgres.ts';
+import { postgresBinDir, type PostgresEngine } from '../support/engines/postgres.ts';
+import { sharedPostgres } from '../support/engines/shared.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
 import { runToEnd, startSidecar, type Running } from './support/process.ts';
 
@@ -32,7 +33,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'sidecar processes on Postgre
     return dir;
   };
   beforeAll(async () => {
-    engine = await startPostgres();
+    engine = await sharedPostgres();
   });
   afterAll(async () => {
     for (const sidecar of running) {

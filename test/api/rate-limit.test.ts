@@ -1,7 +1,7 @@
 /**
  * Rate limits (contract part 8): policies, windows, headers, client addresses, bounded memory.
  * The decisions and headers are held to the same rules on both engines: the in-memory windows and
- * the shared Redis/Valkey windows (a throwaway redis-server; skipped by name where none is
+ * the shared Redis/Valkey windows (the run's throwaway redis-server; skipped by name where none is
  * installed, a failure with REQUIRE_ENGINES=1).
  */
 import type { H3 } from 'h3';
@@ -11,7 +11,8 @@ import { createApp } from '../../api/sidecar/app.ts';
 import { silentLogger } from '../../api/sidecar/http/log.ts';
 import { memoryRateLimitStore, MemoryRateLimitStore, type RateLimitStore } from '../../api/sidecar/http/rate-limit/index.ts';
 import { RedisRateLimitStore } from '../../api/sidecar/http/rate-limit/redis.ts';
-import { REDIS_BINARY, startRedis, type RedisEngine } from '../support/engines/redis.ts';
+import { REDIS_BINARY } from '../support/engines/redis.ts';
+import { sharedRedisUrl } from '../support/engines/shared.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
 import { send } from '../support/request.ts';
 import { harness, type Harness } from './support/harness.ts';
@@ -28,7 +29,8 @@ interface Engine {
   limiter(): Promise<RateLimitStore>;
 }
 
-let redis: RedisEngine | undefined;
+/** A database of this file's own on the run's shared Redis. */
+let redisUrl: string | undefined;
 let prefixes = 0;
 const ENGINES: Engine[] = [
   {
@@ -42,12 +44,10 @@ const ENGINES: Engine[] = [
     name: 'redis',
     binary: REDIS_BINARY,
     async setUp() {
-      redis = await startRedis();
+      redisUrl = await sharedRedisUrl();
     },
-    async tearDown() {
-      await redis?.stop();
-    },
-    limiter: () => RedisRateLimitStore.open({ url: redis!.url, windowSeconds: 60, maxKeys: 1000, logger: silentLogger, keyPrefix: `t${prefixes++}:` }),
+    async tearDown() {},
+    limiter: () => RedisRateLimitStore.open({ url: redisUrl!, windowSeconds: 60, maxKeys: 1000, logger: silentLogger, keyPrefix: `t${prefixes++}:` }),
   },
 ];
 

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { runToEnd, startSidecar, type Running } from '../api/support/process.ts';
-import { postgresBinDir, startPostgres, type PostgresEngine } from '../support/engines/postgres.ts';
+import { postgresBinDir, type PostgresEngine } from '../support/engines/postgres.ts';
+import { sharedPostgres } from '../support/engines/shared.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
 import { FLOW_CLIENTS, startSignUpFlow, totalSignUps, type Client } from './sign-ups.ts';
 
@@ -23,7 +24,7 @@ describeWithEngine('PostgreSQL', BIN, 'backup with pg_dump, restore with pg_rest
   const sidecars: Running[] = [];
 
   beforeAll(async () => {
-    engine = await startPostgres();
+    engine = await sharedPostgres();
     dir = await mkdtemp(path.join(tmpdir(), 'backup-pg-'));
   }, 60_000);
   afterAll(async () => {

@@ -5,50 +5,44 @@
  * Skipped by name where PostgreSQL or Redis is not installed (REQUIRE_ENGINES=1: a failure).
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it, vi } from 'vitest';
 import { API_PATHS } from '../../api/contract/index.ts';
-import { postgresBinDir, startPostgres, type PostgresEngine } from '../support/engines/postgres.ts';
-import { REDIS_BINARY, startRedis, type RedisEngine } from '../support/engines/redis.ts';
+import { postgresBinDir } from '../support/engines/postgres.ts';
+import { REDIS_BINARY } from '../support/engines/redis.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
+import { sharedPostgres, sharedRedisUrl } from '../support/engines/shared.ts';
 import { send } from '../support/request.ts';
-import { OWN_STACK_TIMEOUT_MS, ROOT, forgetBuild, freePort, stackEnv, startStack, type RunningStack } from '../support/stack.ts';
+import { OWN_STACK_TIMEOUT_MS, ROOT, stackEnv, startStack, type RunningStack } from '../support/stack.ts';
 
+const shared = inject('stack');
 const STANDARD_LIMIT = 30;
 const both = postgresBinDir() && REDIS_BINARY ? 'found' : undefined;
 
 describeWithEngine('PostgreSQL and redis-server', both, 'two instances on one PostgreSQL and one Redis', () => {
-  let postgres: PostgresEngine;
-  let redis: RedisEngine;
   let databaseUrl: string;
-  let dist: string;
   let a: RunningStack;
   let b: RunningStack;
 
   beforeAll(async () => {
-    [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+    // The run's engines: a database and a Redis database number of this file's own.
+    const [postgres, redisUrl] = await Promise.all([sharedPostgres(), sharedRedisUrl()]);
     databaseUrl = await postgres.createDatabase();
-    dist = await mkdtemp(path.join(tmpdir(), 'scale-out-dist-'));
-    const baseUrl = `http://127.0.0.1:${await freePort()}`;
     const env = {
       DATABASE_URL: databaseUrl,
-      RATE_LIMIT_STORE: redis.url,
+      RATE_LIMIT_STORE: redisUrl,
       RATE_LIMIT_STANDARD: String(STANDARD_LIMIT),
       RATE_LIMIT_RELAXED: '120',
       TRUST_PROXY: '127.0.0.1',
     };
-    // A's start builds the site; B finds it current. Both answer for the one BASE_URL.
-    a = await startStack({ port: Number(new URL(baseUrl).port), distDir: dist, baseUrl, env, timeoutMs: OWN_STACK_TIMEOUT_MS });
-    b = await startStack({ distDir: dist, baseUrl, env, timeoutMs: OWN_STACK_TIMEOUT_MS });
+    // Both serve the run's site, built for one BASE_URL, as behind one balancer.
+    const site = { distDir: shared.distDir, baseUrl: shared.baseUrl, env, timeoutMs: OWN_STACK_TIMEOUT_MS };
+    [a, b] = await Promise.all([startStack(site), startStack(site)]);
   }, OWN_STACK_TIMEOUT_MS * 2);
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
-    await Promise.all([postgres?.stop(), redis?.stop()]);
-    if (dist) await Promise.all([rm(dist, { recursive: true, force: true }), forgetBuild(dist)]);
   });
 
   /** An operator command (`npm run clients|waitlist -- …`) against the shared database. */

@@ -1,7 +1,7 @@
 /**
  * The real stack for end-to-end and browser tests: `scripts/start.ts` (front in-process, sidecar
  * as its child) on 127.0.0.1, with a temp DATA_DIR and a site built for its own base URL.
- * The e2e project's global setup starts one and hands it out: `inject('stack')`. Tests that need
+ * The run's global setup starts one on demand and hands it out: `inject('stack')`. Tests that need
  * a stack of their own (crashes, restarts, other settings) call `startStack()`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

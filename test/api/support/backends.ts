@@ -1,18 +1,19 @@
 /**
  * The same contract tests over both storage engines:
  * `describeEachBackend(title, (backend) => …)` runs its body once on the JSON store and once on
- * PostgreSQL (a throwaway server per test file, a fresh schema per harness); pass `backend` to
+ * PostgreSQL (the run's shared throwaway server, a fresh schema per harness); pass `backend` to
  * harness(). Without PostgreSQL the second run is skipped by name (REQUIRE_ENGINES=1: a failure).
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { beforeAll, describe } from 'vitest';
 import type { Config } from '../../../api/config.ts';
 import type { ClientRecord, ClientRegistry } from '../../../api/sidecar/domain/clients.ts';
 import type { WaitlistRecord } from '../../../api/sidecar/domain/record.ts';
 import { openBackend } from '../../../api/sidecar/store/open-backend.ts';
 import { recordFromRow } from '../../../api/sidecar/store/postgres/record-row.ts';
 import type { WaitlistStore } from '../../../api/sidecar/store/waitlist-store.ts';
-import { postgresBinDir, startPostgres, type PostgresEngine } from '../../support/engines/postgres.ts';
+import { postgresBinDir, type PostgresEngine } from '../../support/engines/postgres.ts';
+import { sharedPostgres } from '../../support/engines/shared.ts';
 import { describeWithEngine } from '../../support/engines/require.ts';
 
 /** What harness() needs from an engine other than its default JSON store. */
@@ -34,15 +35,14 @@ export interface TestBackend {
 
 export const JSON_BACKEND: TestBackend = { engine: 'json' };
 
-/** Starts a PostgreSQL server before the enclosing suite and stops it (by PID) after it. */
+/** The run's shared PostgreSQL for the enclosing suite (each harness takes a fresh schema on it). */
 export function usePostgres(): () => PostgresEngine {
   let engine: PostgresEngine | undefined;
   beforeAll(async () => {
-    engine = await startPostgres();
+    engine = await sharedPostgres();
   });
-  afterAll(() => engine?.stop());
   return () => {
-    if (!engine) throw new Error('PostgreSQL is not started: call usePostgres() inside a describe');
+    if (!engine) throw new Error('PostgreSQL is not reached: call usePostgres() inside a describe');
     return engine;
   };
 }

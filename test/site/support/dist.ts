@@ -1,20 +1,19 @@
 /**
- * The built site under test: DIST_DIR from the configuration (api/config.ts), and the BASE_URL the
- * build used, read back from the home page's canonical link (vitest overwrites process.env.BASE_URL
- * with Vite's `/`). `npm test` builds before vitest; without a build these tests fail at once.
+ * The built site under test: the run's one build (test/support/global-setup.ts builds it on the
+ * first file's demand, as `npm run build` does, for the run's stack), and the BASE_URL the build
+ * used, read back from the home page's canonical link.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../../../api/config.ts';
 import { API_PATHS, DISCOVERY_PATHS, ENV_PREFIX, PAGE_PATHS, environmentUrls } from '../../../api/contract/paths.ts';
 import { ENVIRONMENTS } from '../../../api/contract/enums.ts';
+import { need } from '../../support/services.ts';
 
-const root = path.resolve(import.meta.dirname, '../../..');
-export const DIST = path.resolve(root, loadConfig({ ...process.env, BASE_URL: undefined }).DIST_DIR);
+export const DIST = (await need<{ distDir: string }>('site')).distDir;
 
 export function requireBuild(dist = DIST): void {
   if (!existsSync(path.join(dist, 'index.html'))) {
-    throw new Error(`${dist} has no built site: run \`npm run build\` first (npm test does).`);
+    throw new Error(`${dist} has no built site`);
   }
 }
 

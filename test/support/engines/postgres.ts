@@ -6,6 +6,7 @@
  * Each test file takes a fresh database of its own with createDatabase() (CREATE DATABASE is fast).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -49,8 +50,6 @@ export interface StartOptions {
   settings?: Record<string, string>;
 }
 
-let databases = 0;
-
 export async function startPostgres(options: StartOptions = {}): Promise<PostgresEngine> {
   const bin = postgresBinDir();
   if (!bin) throw new Error('PostgreSQL is not installed (no postgres binary found)');
@@ -66,26 +65,37 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
   const [cmd, cmdArgs] = asPostgres(join(bin, 'postgres'), args);
   const child = spawn(cmd, cmdArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
   await ready(child);
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  return postgresOn(port, child.pid!, async () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGINT');
+    await exited;
+    await rm(dir, { recursive: true, force: true });
+  });
+}
+
+/**
+ * The engine's operations on a server listening on 127.0.0.1:`port` (started here, or the run's
+ * shared one: test/support/engines/shared.ts); `stop` is what the owner does when done with it.
+ */
+export function postgresOn(port: number, pid: number, stop: () => Promise<void>): PostgresEngine {
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
     url,
-    pid: child.pid!,
-    async createDatabase(name = `test_${process.pid}_${++databases}`) {
+    pid,
+    async createDatabase(name = uniqueName()) {
       await asAdmin(url, `CREATE DATABASE "${name}"`);
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
-    async createSchema(name = `test_${process.pid}_${++databases}`) {
+    async createSchema(name = uniqueName()) {
       await asAdmin(url, `CREATE SCHEMA "${name}"`);
       return `${url}?options=${encodeURIComponent(`-c search_path=${name}`)}`;
     },
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGINT');
-      await exited;
-      await rm(dir, { recursive: true, force: true });
-    },
+    stop,
   };
 }
+
+/** Unique across the test files of a run, which may share one server (and a worker process). */
+const uniqueName = () => `test_${process.pid}_${randomBytes(4).toString('hex')}`;
 
 async function asAdmin(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });

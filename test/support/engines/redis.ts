@@ -26,7 +26,8 @@ export interface RedisEngine {
   stop(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RedisEngine> {
+/** `args`: further server options, e.g. ['--databases', '256']. */
+export async function startRedis(args: readonly string[] = []): Promise<RedisEngine> {
   if (!REDIS_BINARY) throw new Error('neither valkey-server nor redis-server is installed');
   const binary = REDIS_BINARY;
   const dir = await mkdtemp(join(tmpdir(), 'redis-engine-'));
@@ -35,8 +36,8 @@ export async function startRedis(): Promise<RedisEngine> {
   let exited: Promise<void>;
 
   const launch = async () => {
-    const args = ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'no'];
-    child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const options = ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'no', ...args];
+    child = spawn(binary, options, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     exited = new Promise((done) => child.once('exit', () => done()));
     await new Promise<void>((ready, fail) => {

@@ -1,0 +1,18 @@
+/**
+ * The type check of the whole project (`npm run typecheck`), as one of `npm test`'s files: it
+ * runs beside the others, so a core is not left idle while it runs alone before them.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { expect, test } from 'vitest';
+import { ROOT } from './support/stack.ts';
+
+test('typecheck: tsc -p . finds no type error', { timeout: 180_000 }, async () => {
+  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+    execFile(process.execPath, [tsc, '-p', '.', '--pretty', 'false'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: `${stdout}${stderr}` }),
+    );
+  });
+  expect(`exit ${code}\n${output}`).toBe('exit 0\n');
+});
