@@ -5,6 +5,7 @@
  * front's (api/front/log.ts); error lines here carry the front's request id.
  */
 import { getRequestIP, type Middleware } from 'h3';
+import { FastResponse } from 'srvx';
 import { API_VERSION, rateLimitPolicy, type RateLimitPolicy } from '../../contract/index.ts';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../deps.ts';
@@ -26,11 +27,32 @@ export interface LayerDeps {
   mounts: ReadonlyMap<string, { mount: Mount; ctx: RouteContext }>;
 }
 
+/** Distinct (peer, X-Forwarded-For) pairs whose bucket is remembered. */
+const BUCKET_CACHE_SIZE = 1024;
+/** Longer pairs (a long X-Forwarded-For chain) are parsed each time, so the cache stays small. */
+const BUCKET_KEY_MAX = 200;
+
 export function apiLayer(deps: LayerDeps): Middleware {
   const { config, clock, limiter, trust, mounts } = deps;
   const limits: Record<RateLimitPolicy, number> = {
     relaxed: config.RATE_LIMIT_RELAXED,
     standard: config.RATE_LIMIT_STANDARD,
+  };
+
+  // The rate-limit bucket of a (peer, X-Forwarded-For) pair never changes, and the same few pairs
+  // come back on every request (the front's one address, a client's); parsing them is a tenth of
+  // the layer's work, so recent answers are kept, a bounded number.
+  const buckets = new Map<string, string>();
+  const bucketOf = (peer: string | undefined, forwarded: string | null): string => {
+    const key = `${peer ?? ''}\n${forwarded ?? ''}`;
+    let bucket = buckets.get(key);
+    if (bucket === undefined) {
+      bucket = addressBucket(clientAddress(peer, forwarded, trust), config.RATE_LIMIT_IPV6_PREFIX);
+      if (key.length > BUCKET_KEY_MAX) return bucket;
+      if (buckets.size >= BUCKET_CACHE_SIZE) buckets.clear();
+      buckets.set(key, bucket);
+    }
+    return bucket;
   };
 
   return async (event, next) => {
@@ -39,8 +61,7 @@ export function apiLayer(deps: LayerDeps): Middleware {
     const path = event.url.pathname;
     const mounted = mounts.get(path);
     const policy = rateLimitPolicy(path, method);
-    const address = clientAddress(getRequestIP(event), event.req.headers.get('x-forwarded-for'), trust);
-    const bucket = addressBucket(address, config.RATE_LIMIT_IPV6_PREFIX);
+    const bucket = bucketOf(getRequestIP(event), event.req.headers.get('x-forwarded-for'));
     const decision = await limiter.hit(policy, bucket, limits[policy], clock.now());
 
     let response: Response;
@@ -69,7 +90,7 @@ export function apiLayer(deps: LayerDeps): Middleware {
       for (const [name, value] of Object.entries(mounted.mount.module.headers(mounted.ctx))) headers.set(name, value);
     }
     // RFC 9110 §9.3.2: HEAD answers with the headers of GET and no content.
-    if (method === 'HEAD' && response.body) response = new Response(null, { status: response.status, headers });
+    if (method === 'HEAD' && response.body) response = new FastResponse(null, { status: response.status, headers });
     return response;
   };
 }

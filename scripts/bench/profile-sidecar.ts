@@ -1,0 +1,91 @@
+/**
+ * Where the sidecar's microseconds go on a sign-up: the sidecar alone over TCP on a throwaway
+ * PostgreSQL with durable commits (as in signup-peers.ts), run under `--cpu-prof`, loaded with
+ * distinct JSON sign-ups from 32 clients, stopped with SIGTERM (the profile is written on exit);
+ * prints the self time grouped by where the code lives (node:http, web streams, h3, pg, zod, the
+ * sidecar's own modules, …) and the functions with the most self time, as µs per sign-up. With
+ * `--server=plain` or `--server=h3-floor` it profiles the peer instead. The .cpuprofile is kept
+ * for a flame graph (Chrome DevTools, speedscope).
+ * Usage: node scripts/bench/profile-sidecar.ts [--duration=N] [--server=sidecar|plain|h3-floor].
+ */
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startPostgres } from '../../test/support/engines/postgres.ts';
+import { seedPostgres } from './postgres-seed.ts';
+import { benchOptions, during, numberOption } from './progress.ts';
+import { nodeServer, sidecar, type Running } from './servers.ts';
+import { signupLoad } from './signup-load.ts';
+import { table } from './table.ts';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+interface Profile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const duration = numberOption('duration', 8);
+const which = benchOptions().server ?? 'sidecar';
+const root = path.resolve(import.meta.dirname, '..', '..');
+const dir = await mkdtemp(path.join(tmpdir(), 'profile-sidecar-'));
+const engine = await during('starting a throwaway PostgreSQL (fsync on)', startPostgres({ durable: true }));
+let server: Running | undefined;
+try {
+  const url = await engine.createDatabase('signups');
+  await during('PostgreSQL: 10,000 rows and the statistics counters', seedPostgres(url, 10_000));
+  const env = { ...process.env, DATABASE_URL: url, DATA_DIR: path.join(dir, 'data'), LOG_REQUESTS: 'false', RATE_LIMIT_STANDARD: '1000000000', RATE_LIMIT_RELAXED: '1000000000', SIDECAR_LISTEN: 'tcp', SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0', NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` };
+  server =
+    which === 'sidecar'
+      ? await sidecar(path.join(root, 'api/sidecar/main.ts'), env)
+      : await nodeServer(which, path.join(import.meta.dirname, `${which}-${which === 'plain' ? 'signup-' : ''}server.ts`), [url], env);
+  const result = await during(`profiling ${which}: sign-ups for ${duration} s`, signupLoad(server.url, 32, duration, [{ pid: server.pid }]));
+  await server.stop();
+  const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'))!;
+  report(JSON.parse(await readFile(path.join(dir, file), 'utf8')) as Profile, Math.round(result.perSecond * duration), path.join(dir, file), result.cpuMicros[0]);
+} finally {
+  await server?.stop();
+  await engine.stop();
+}
+
+function report(profile: Profile, answered: number, file: string, cpuMicros: number): void {
+  // Self time per node, from the measured run's samples only: the last `duration` s before the exit.
+  const self = new Map<number, number>();
+  let at = profile.startTime;
+  const from = profile.endTime - (duration + 0.3) * 1e6;
+  for (let i = 0; i < profile.samples.length; i++) {
+    at += profile.timeDeltas[i] ?? 0;
+    if (at >= from) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  }
+  const byFunction = new Map<string, number>();
+  const byPlace = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const micros = self.get(node.id) ?? 0;
+    if (!micros || node.callFrame.functionName === '(idle)') continue;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const name = `${functionName || '(anonymous)'} ${url ? `${path.basename(url)}:${lineNumber + 1}` : ''}`.trim();
+    byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
+    const place = placeOf(url, functionName);
+    byPlace.set(place, (byPlace.get(place) ?? 0) + micros);
+  }
+  const per = (micros: number) => (micros / Math.max(1, answered)).toFixed(1);
+  const top = (map: Map<string, number>, n: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
+  console.log(`\n${which}: ${answered} sign-ups in ${duration} s, ${cpuMicros.toFixed(0)} µs CPU each (/proc); profile: ${file}`);
+  table(['where (self time)', 'µs/sign-up'], top(byPlace, 16).map(([place, micros]) => [place, per(micros)]));
+  console.log('');
+  table(['function (self time)', 'µs/sign-up'], top(byFunction, 30).map(([name, micros]) => [name, per(micros)]));
+}
+
+function placeOf(url: string, name: string): string {
+  if (!url) return name.startsWith('(') ? name : 'native (V8, syscalls)';
+  if (url.includes('/api/')) return `app: ${url.split('/api/').pop()}`;
+  if (url.includes('node_modules/')) return `package: ${url.split('node_modules/').pop()!.split('/')[0]}`;
+  if (url.includes('webstreams')) return 'node: web streams';
+  if (url.startsWith('node:')) return `node: ${url.slice(5).split('/').slice(-1)[0]}`;
+  return path.basename(url);
+}
