@@ -64,6 +64,9 @@ export interface RunSummary {
   stopped?: string;
 }
 
+/** Confirmations on their way to the store at once (JSON: one group commit carries them all). */
+const MAX_CONFIRMING = 64;
+
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 export async function runInvitations(deps: InviteRunDeps, options: InviteRunOptions): Promise<RunSummary> {
@@ -79,6 +82,7 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
   let resending = options.resendUnconfirmed;
   let exhausted = false;
   let claiming: Promise<void> | undefined;
+  const confirmations = new Set<Promise<void>>();
   const halted = () => summary.stopped !== undefined || deps.signal?.aborted === true;
   const stop = (why: string) => (summary.stopped ??= why);
 
@@ -88,27 +92,33 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
     deps.onOutcome({ email: record.email, lang: record.lang, state, messageId: record.invitation!.messageId, ...(reply ? { reply } : {}) });
   };
 
-  async function refill(): Promise<void> {
-    while (queue.length === 0 && !exhausted && !halted() && claimedTotal < options.count) {
-      const count = Math.min(batchSize, options.count - claimedTotal);
-      const claim = { count, filter: options.filter, at: deps.now().toISOString(), messageIdDomain: options.messageIdDomain };
-      const records = await store.claimInvitees(resending ? { ...claim, claimedBefore: startedAt } : claim);
-      claimedTotal += records.length;
-      queue.push(...records);
-      if (records.length === 0) {
-        if (resending) resending = false;
-        else exhausted = true;
+  /** Claims until a batch is queued (one claim at a time); a claim's error surfaces to the worker that waits for it. */
+  function refill(): Promise<void> {
+    claiming ??= (async () => {
+      while (queue.length < batchSize && !exhausted && !halted() && claimedTotal < options.count) {
+        const count = Math.min(batchSize, options.count - claimedTotal);
+        const claim = { count, filter: options.filter, at: deps.now().toISOString(), messageIdDomain: options.messageIdDomain };
+        const records = await store.claimInvitees(resending ? { ...claim, claimedBefore: startedAt } : claim);
+        claimedTotal += records.length;
+        queue.push(...records);
+        if (records.length === 0) {
+          if (resending) resending = false;
+          else exhausted = true;
+        }
       }
-    }
+    })().finally(() => (claiming = undefined));
+    return claiming;
   }
 
   async function next(): Promise<WaitlistRecord | undefined> {
     while (queue.length === 0) {
       if (exhausted || halted() || claimedTotal >= options.count) return undefined;
-      claiming ??= refill().finally(() => (claiming = undefined));
-      await claiming;
+      await refill();
     }
-    return queue.shift();
+    const record = queue.shift()!;
+    // The next claim is made while this batch is sent; an error there is met again by the next awaited claim.
+    if (queue.length <= batchSize / 2) refill().catch(() => {});
+    return record;
   }
 
   async function deliver(record: WaitlistRecord): Promise<void> {
@@ -122,13 +132,20 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
         error = caught;
       }
       if (error === undefined) {
-        try {
-          await store.confirmInvitation(record.email, messageId, deps.now().toISOString());
-          report(record, 'sent');
-        } catch (storeError) {
-          report(record, 'unconfirmed', 'accepted by the mail server, but the store did not record it');
-          stop(`the store could not record a sent invitation (${(storeError as Error).message})`);
-        }
+        // Recorded while the next messages go out: until it is durable the member is still
+        // claimed, which a crash leaves as unconfirmed (never re-sent), so waiting gains nothing.
+        const confirming: Promise<void> = store
+          .confirmInvitation(record.email, messageId, deps.now().toISOString())
+          .then(
+            () => report(record, 'sent'),
+            (storeError: Error) => {
+              report(record, 'unconfirmed', 'accepted by the mail server, but the store did not record it');
+              stop(`the store could not record a sent invitation (${storeError.message})`);
+            },
+          )
+          .finally(() => confirmations.delete(confirming));
+        confirmations.add(confirming);
+        if (confirmations.size >= MAX_CONFIRMING) await Promise.race(confirmations);
         return;
       }
       const kind = classifyFailure(error);
@@ -175,6 +192,8 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
   } catch (error) {
     stop(`the store failed (${(error as Error).message})`);
   }
+  await Promise.all([...confirmations]);
+  await claiming?.catch(() => {});
   // Claimed, never tried: back to never invited, so the next run picks them first.
   for (const record of queue.splice(0)) await store.releaseInvitation(record.email, record.invitation!.messageId);
   if (deps.signal?.aborted) stop('interrupted');

@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
-import { dkimVerify } from 'mailauth/lib/dkim/verify';
+import { dkimVerify } from 'mailauth';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';

@@ -107,7 +107,8 @@ describe('waitlist invite under failures', { timeout: 60_000 }, () => {
     const stored = await records();
     const sent = stored.filter((r) => r.invitation?.state === 'sent').map((r) => r.email);
     const unconfirmed = await claimedEmails();
-    expect(sent).toHaveLength(2);
+    // Two were answered; their confirmations may or may not have been durable at the kill.
+    expect(sent.length).toBeLessThanOrEqual(2);
     expect(unconfirmed.length).toBeGreaterThanOrEqual(4);
     const healthy = await smtpServer();
     const second = await invite(healthy, '--count', '100', '--json');
@@ -118,6 +119,7 @@ describe('waitlist invite under failures', { timeout: 60_000 }, () => {
     expect(jsonLines(second.stdout).filter((l) => l.earlierRun).map((l) => l.email).sort()).toEqual(unconfirmed);
     const received = atMostOnce(hanging, healthy);
     expect([...new Set([...received, ...unconfirmed])].sort()).toEqual(emails.slice().sort());
+    expect([...sent, ...unconfirmed].length + healthy.arrivals.length).toBe(emails.length);
     expect(healthy.arrivals.map((a) => a.to).filter((e) => unconfirmed.includes(e))).toEqual([]);
     const resend = await invite(healthy, '--count', '100', '--resend-unconfirmed');
     expect(resend.code).toBe(0);
