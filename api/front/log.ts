@@ -5,7 +5,7 @@
  * addresses and tokens in any spelling are masked.
  */
 import type http from 'node:http';
-import type { Logger } from '../log/logger.ts';
+import { Redacted, REQUEST_MESSAGE, redactString, type Logger } from '../log/logger.ts';
 import { redact, redactPath } from '../log/redact.ts';
 import { REQUEST_ID_HEADER, requestIdFor } from '../log/request-id.ts';
 import type { Trusted } from '../net/client-address.ts';
@@ -49,19 +49,22 @@ export type Tracker = (req: http.IncomingMessage, res: http.ServerResponse, isAp
 export function requestTracker({ trusted, logger, onFinish, now = () => performance.now() }: TrackerOptions): Tracker {
   return (req, res, isApi) => {
     const started = now();
-    const id = requestIdFor(req.headers[REQUEST_ID_HEADER], trusted(req.socket.remoteAddress));
+    const header = req.headers[REQUEST_ID_HEADER];
+    // Whose id is believed matters only when there is one.
+    const id = requestIdFor(header, header !== undefined && trusted(req.socket.remoteAddress));
     ids.set(req, id);
     if (!logger && !onFinish) return;
-    res.once('close', () => {
+    // 'close' comes once per response, also when the client went away first.
+    res.on('close', () => {
       const ms = now() - started;
       const target = req.url ?? '/';
       const method = req.method ?? '-';
       onFinish?.({ method, target, isApi, status: res.statusCode, ms });
       if (!logger) return;
-      const entry: Record<string, unknown> = { reqId: id, method, path: loggablePath(target), status: res.statusCode, ms: Number(ms.toFixed(1)) };
+      const fields: Record<string, string | number | boolean> = { reqId: redactString(id), method: redactString(method), path: loggablePath(target), status: res.statusCode, ms: Math.round(ms * 10) / 10 };
       // The client or the connection went away before the whole answer was sent.
-      if (!res.writableFinished) entry.aborted = true;
-      logger.info(entry, 'request');
+      if (!res.writableFinished) fields.aborted = true;
+      logger.info(new Redacted(fields), REQUEST_MESSAGE);
     });
   };
 }

@@ -8,6 +8,7 @@
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogLevel } from './levels.ts';
+import { batchRequestLines } from './line-batch.ts';
 import { redact } from './redact.ts';
 
 export type { Logger } from 'pino';
@@ -33,13 +34,16 @@ export function createLogger(name: ProcessName, settings: LogSettings, destinati
     formatters: { level: (label) => ({ level: label }) },
     hooks: {
       logMethod(args, method) {
+        // A request line's fields were redacted one by one where they were made (Redacted).
+        if (args[0] instanceof Redacted && (args.length === 1 || (args.length === 2 && args[1] === REQUEST_MESSAGE))) return method.apply(this, args);
         method.apply(this, args.map(redactValue) as Parameters<typeof method>);
       },
     },
   };
   // Synchronous writes: a line is out before the process exits (shutdown, fatal start-up errors).
   const out = destination ?? pino.destination({ dest: 1, sync: true });
-  if (format === 'json') return pino(options, out);
+  // Request lines in batches, one write per event-loop turn (line-batch.ts).
+  if (format === 'json') return pino(options, destination ?? batchRequestLines(out));
   const stream = pretty({
     destination: out,
     sync: true,
@@ -65,6 +69,20 @@ const PLAIN = /^[\w./:+=,;()[\]-]*$/;
 /** redact(), with the shortcut above (test/api/logs.test.ts holds the two equal). */
 export function redactString(text: string): string {
   return PLAIN.test(text) && !text.includes('eyJ') ? text : redact(text);
+}
+
+/** The request line's message (line-batch.ts recognises the line by it). */
+export const REQUEST_MESSAGE = 'request';
+
+/**
+ * Log fields whose strings have been redacted already, each by the redaction it needs (the request
+ * line: the path by redactPath, the other strings by redactString): the logger's hook passes them
+ * on without copying and checking them again.
+ */
+export class Redacted {
+  constructor(fields: Record<string, string | number | boolean>) {
+    Object.assign(this, fields);
+  }
 }
 
 /** Strings redacted; objects one level deep (pino's merging object); errors by message and stack. */

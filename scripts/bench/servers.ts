@@ -36,7 +36,7 @@ const CLOCK_TICKS = 100;
  * request then costs the server a write to a file, and this process nothing).
  */
 export async function nodeServer(name: string, entry: string, args: string[], env: NodeJS.ProcessEnv, stdoutFile?: string): Promise<Running> {
-  const out = stdoutFile === undefined ? 'pipe' : openSync(stdoutFile, 'a');
+  const out = stdoutFile === undefined ? 'pipe' : openSync(stdoutFile, 'w');
   const child = spawn(process.execPath, [entry, ...args], { env, stdio: ['ignore', out, 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';

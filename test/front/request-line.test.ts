@@ -1,0 +1,67 @@
+/**
+ * The request line's cheap paths give what the full ones give: the plain-path shortcut of the
+ * path redaction, and request lines written in batches (one write per event-loop turn) that keep
+ * their order with other lines and are all out when the process ends, however it ends.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { batchRequestLines } from '../../api/log/line-batch.ts';
+import { createLogger, Redacted, REQUEST_MESSAGE } from '../../api/log/logger.ts';
+import { maskPath, redactPath } from '../../api/log/redact.ts';
+
+const run = promisify(execFile);
+const LOGGER = path.resolve(import.meta.dirname, '../../api/log/logger.ts');
+
+describe('request line', () => {
+  test("request line: the plain-path shortcut of the path redaction gives the full redaction's answer (seeded)", () => {
+    const pieces = ['a', 'Z', '0', '9', '/', '.', '-', '_', '~', '@', '%40', '%2540', '＠', 'eyJ', 'eyJhbGciOiJIUzI1NiJ9', '&#64;', ' ', '\n', 'é', 'abcdefghij0123456789abcdefghij012', '%2F', '?', '#'];
+    const target = fc.oneof(fc.string(), fc.array(fc.constantFrom(...pieces), { maxLength: 16 }).map((parts) => parts.join('')));
+    fc.assert(fc.property(target, (value) => redactPath(value) === maskPath(value.split('?', 1)[0].split('#', 1)[0])), { seed: 14, numRuns: 5_000 });
+    expect(redactPath('/api/v1/waitlist?email=a@b.example')).toBe('/api/v1/waitlist');
+    expect(redactPath('/x/ab12cd34ef56gh78ij90kl12mn34op56qr')).toBe('/x/[redacted]');
+  });
+
+  test('request line: the lines of one event-loop turn go out in one write, in order; any other line writes what is pending first', async () => {
+    const writes: string[] = [];
+    const out = batchRequestLines({ write: (text: string) => void writes.push(text) });
+    const logger = createLogger('front', { LOG_FORMAT: 'json', LOG_LEVEL: 'info' }, out);
+    for (const n of [1, 2, 3]) logger.info(new Redacted({ reqId: `r-${n}`, method: 'GET', path: '/', status: 200, ms: 0.1 }), REQUEST_MESSAGE);
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(1);
+    expect(writes[0].trim().split('\n').map((line) => JSON.parse(line).reqId)).toEqual(['r-1', 'r-2', 'r-3']);
+
+    logger.info(new Redacted({ reqId: 'r-4', method: 'GET', path: '/', status: 200, ms: 0.1 }), REQUEST_MESSAGE);
+    logger.warn('sidecar exited');
+    expect(writes).toHaveLength(2);
+    expect(writes[1].trim().split('\n').map((line) => JSON.parse(line).msg)).toEqual(['request', 'sidecar exited']);
+  });
+
+  test('request line: the hook still redacts a request line logged with plain fields', () => {
+    const writes: string[] = [];
+    const logger = createLogger('front', { LOG_FORMAT: 'json', LOG_LEVEL: 'info' }, { write: (text: string) => void writes.push(text) });
+    logger.info({ reqId: 'r', method: 'GET', path: '/a@b.example' }, REQUEST_MESSAGE);
+    expect(JSON.parse(writes[0]).path).toBe('/[redacted]');
+  });
+
+  // The front ends on SIGINT/SIGTERM with process.exit (api/front/main.ts, scripts/start.ts).
+  for (const [how, ending] of [
+    ['process.exit after a signal', "process.once('SIGTERM', () => process.exit(0)); process.kill(process.pid, 'SIGTERM');"],
+    ['an uncaught error', "throw new Error('boom');"],
+    ['process.exit in the same turn', 'process.exit(3);'],
+  ] as const) {
+    test(`request line: no line pending in a batch is lost when the process ends by ${how}`, async () => {
+      const script = `
+        import { createLogger, Redacted, REQUEST_MESSAGE } from ${JSON.stringify(LOGGER)};
+        const logger = createLogger('front', { LOG_FORMAT: 'json', LOG_LEVEL: 'info' });
+        for (let n = 0; n < 500; n++) logger.info(new Redacted({ reqId: 'r-' + n, method: 'GET', path: '/', status: 200, ms: 0.1 }), REQUEST_MESSAGE);
+        ${ending}`;
+      const result = await run(process.execPath, ['--input-type=module', '-e', script]).catch((error: { stdout: string }) => error);
+      const ids = result.stdout.trim().split('\n').map((line) => JSON.parse(line).reqId);
+      expect(ids).toEqual(Array.from({ length: 500 }, (_, n) => `r-${n}`));
+    });
+  }
+});
