@@ -95,11 +95,22 @@ async function streamExport(store: OperatorStore, filter: ExportFilter, res: Ser
     lines += `${JSON.stringify(record)}\n`;
     if (lines.length < 65_536) continue;
     // Waits for the reader, so a slow pipe does not pile the whole export up in memory.
-    if (!res.write(lines)) await new Promise((done) => res.once('drain', done).once('close', done));
+    if (!res.write(lines)) await drainedOrClosed(res);
     lines = '';
     if (res.destroyed) return;
   }
   res.end(lines);
+}
+
+/** Resolves when the reader has taken the buffered lines, or left; removes both listeners (a long export waits thousands of times). */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((done) => {
+    const finish = () => {
+      res.off('drain', finish).off('close', finish);
+      done();
+    };
+    res.once('drain', finish).once('close', finish);
+  });
 }
 
 async function emailOf(req: IncomingMessage): Promise<string | undefined> {
