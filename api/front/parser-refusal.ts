@@ -15,7 +15,7 @@
  * A refused request is not counted against its client's rate limit (it never reaches the
  * sidecar); its RateLimit-* fields repeat what the sidecar last told that client (rate-limit-mirror.ts).
  */
-import { STATUS_CODES, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { STATUS_CODES, maxHeaderSize, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type net from 'node:net';
 import { SECURITY_HEADERS } from './headers.ts';
 import type { Tracker } from './log.ts';
@@ -98,7 +98,8 @@ export function readHead(packet: Buffer | undefined): Head & { complete: boolean
   const [method = '', target = '', version = '', ...extra] = line.split(' ');
   const v = /^HTTP\/1\.([01])$/.exec(version);
   const head: Head & { complete: boolean } = { method, target, version: [1, v ? Number(v[1]) : 1], rawHeaders: [], complete: false };
-  if (end === -1 || !v || extra.length || !isMethodToken(method) || !/^[\x21-\x7e]+$/.test(target)) return head;
+  // A head over node:http's limit is refused as node:http refuses any (HPE_HEADER_OVERFLOW).
+  if (end === -1 || end + 4 > maxHeaderSize || !v || extra.length || !isMethodToken(method) || !/^[\x21-\x7e]+$/.test(target)) return head;
   for (const field of fields) {
     // RFC 9112 §5: name ":" OWS value OWS; no obsolete line folding, no space before the colon, no control characters.
     const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*((?:[^\x00-\x08\x0a-\x1f\x7f]*[^\x00-\x20\x7f])?)[ \t]*$/.exec(field);

@@ -39,6 +39,25 @@ describe('fuzz verdict', () => {
     expect(violations(request({ flaw: 'word-length' }), answer(`HTTP/1.1 400 Bad Request\r\n${API_HEADERS}Content-Length: ${body.length}\r\n\r\n${body}`))).toEqual([]);
   });
 
+  it("verdict: a method Node's parser does not know is held to the document: its 400 fails, the route's 405 with Allow passes", () => {
+    const refusal = '{"error":"invalid_request","message":"The request is malformed."}';
+    expect(violations(request({ method: 'FOO' }), answer(`HTTP/1.1 400 Bad Request\r\n${API_HEADERS}Content-Length: ${refusal.length}\r\n\r\n${refusal}`)).join()).toMatch(/expected 405/);
+    const body = '{"error":"method_not_allowed","message":"x"}';
+    expect(violations(request({ method: 'FOO' }), answer(`HTTP/1.1 405 Method Not Allowed\r\n${API_HEADERS}Allow: GET, HEAD\r\nContent-Length: ${body.length}\r\n\r\n${body}`))).toEqual([]);
+  });
+
+  it("verdict: a refusal on the token endpoint is held to the token endpoint's 400: {error, message} and no Pragma fail", () => {
+    const body = '{"error":"invalid_request","message":"The request is malformed."}';
+    const problems = violations(request({ method: 'POST', target: API_PATHS.token, flaw: 'word-length' }), answer(`HTTP/1.1 400 Bad Request\r\n${API_HEADERS}Cache-Control: no-store\r\nContent-Length: ${body.length}\r\n\r\n${body}`));
+    expect(problems.join()).toMatch(/missing header Pragma/);
+    expect(problems.join()).toMatch(/error_description/);
+  });
+
+  it('verdict: the absolute-form is no flaw: a 400 to it on an API path fails', () => {
+    const body = '{"error":"invalid_request","message":"The request is malformed."}';
+    expect(violations(request({ flaw: 'absolute-form' }), answer(`HTTP/1.1 400 Bad Request\r\n${API_HEADERS}Content-Length: ${body.length}\r\n\r\n${body}`)).length).toBeGreaterThan(0);
+  });
+
   it('verdict: a 500, a 502, a hang and an unexplained dropped connection fail', () => {
     expect(violations(request({ target: '/' }), answer('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n'))).toContain('status 502');
     expect(violations(request(), { kind: 'timeout' })).toHaveLength(1);

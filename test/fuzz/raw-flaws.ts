@@ -1,7 +1,8 @@
 /**
  * The raw channel: a generated request written as bytes on a socket, optionally with one flaw
  * that Node's HTTP parser (or a careful server) must refuse: lying or non-numeric
- * Content-Length, Transfer-Encoding with Content-Length and invalid methods among them.
+ * Content-Length, Transfer-Encoding with Content-Length and invalid methods among them; and the
+ * absolute-form of the target, which a server must accept (RFC 9112 §3.2.2) though many refuse it.
  * Every raw request says `Connection: close` and half-closes after writing, so the end of the
  * answer is the end of the connection.
  */
@@ -25,7 +26,7 @@ export const RAW_FLAWS = [
   'unknown-coding', // Transfer-Encoding: gzip, chunked-not
   'bad-method-char', // `GE(T`
   'huge-header', // one header over Node's 16 KB header limit
-  'absolute-form', // `GET http://evil.example/api/v1/status`
+  'absolute-form', // `GET http://evil.example/api/v1/status`: answered as the origin-form
   'no-host',
   'two-hosts',
 ] as const;

@@ -31,7 +31,8 @@ const UNKNOWN_API_PATHS = ['/api/v1/prices', '/api/v2/status', '/api/', '/api', 
 const PAGES = ['/', '/de/', '/developers/', '/openapi.json', '/.well-known/api-catalog', '/nope', '/.env'];
 /** POST three times over: most operations take it, and it carries the bodies. */
 const METHODS = ['GET', 'HEAD', 'POST', 'POST', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
-const ODD_METHODS = ['get', 'TRACE', 'PROPFIND', 'QUERY', 'M-SEARCH', 'X'.repeat(64)];
+/** Methods Node's parser does not know among them (`get`, `FOO`, the long one): any token is a method (RFC 9110 §9.1). */
+const ODD_METHODS = ['get', 'FOO', 'TRACE', 'PROPFIND', 'QUERY', 'M-SEARCH', 'CONNECT', 'X'.repeat(64)];
 const FIELD_NAMES = [...Object.keys(WaitlistSignup.shape), '__proto__', 'constructor', 'prototype', 'grant_type', 'client_id', 'client_secret', 'scope', 'admin'];
 const TYPES = ['application/json', 'application/x-www-form-urlencoded', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/x-www-form-urlencoded;charset=latin1', 'text/plain', 'multipart/form-data; boundary=x', 'application/json;;;', '*/*', ''];
 
@@ -106,7 +107,7 @@ function headers(ctx: FuzzContext): fc.Arbitrary<[string, string][]> {
     fc.constantFrom(...TYPES).map((v): [string, string] => ['content-type', v]),
     fc.constantFrom(`Bearer ${ctx.sandboxBearer}`, basic, 'Bearer x.y.z', 'Basic !!!', 'Bearer', `Bearer ${'a'.repeat(4000)}`, 'Digest x').map((v): [string, string] => ['authorization', v]),
     fc.constantFrom('203.0.113.7', '2001:db8::1, 10.0.0.1', 'garbage', '::ffff:127.0.0.1', ', ,', '1.1.1.1'.repeat(50)).map((v): [string, string] => ['x-forwarded-for', v]),
-    fc.constantFrom<[string, string]>(['accept', 'text/markdown'], ['accept', '*/*;q=x'], ['accept-encoding', 'br, gzip;q=0'], ['expect', '100-continue'], ['origin', 'https://evil.example'], ['cookie', 'a=b'], ['range', 'bytes=0-1'], ['if-none-match', '*'], ['x-request-id', 'ada@example.com'], ['x-forwarded-proto', 'gopher'], ['forwarded', 'for=1.2.3.4']),
+    fc.constantFrom<[string, string]>(['accept', 'text/markdown'], ['accept', '*/*;q=x'], ['accept-encoding', 'br, gzip;q=0'], ['expect', '100-continue'], ['expect', 'the-unexpected'], ['origin', 'https://evil.example'], ['cookie', 'a=b'], ['range', 'bytes=0-1'], ['if-none-match', '*'], ['x-request-id', 'ada@example.com'], ['x-forwarded-proto', 'gopher'], ['forwarded', 'for=1.2.3.4']),
     fc.tuple(token, headerValue),
   );
   return fc
@@ -127,6 +128,6 @@ export function fuzzRequest(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
       flaw: fc.option(rawFlaw(), { nil: undefined, freq: 2 }),
     })
     // node:http's own parser trips over an early answer to a HEAD that is still uploading; raw covers that case.
-    // and node:http sends every method in capitals.
-    .map((r) => (r.channel === 'http' ? { ...r, flaw: undefined, method: r.method.toUpperCase(), body: r.method === 'HEAD' ? new Uint8Array(0) : r.body } : r));
+    // node:http sends every method in capitals, and its client opens a tunnel for CONNECT: raw covers that too.
+    .map((r) => (r.channel === 'http' ? { ...r, flaw: undefined, method: r.method === 'CONNECT' ? 'PROPFIND' : r.method.toUpperCase(), body: r.method === 'HEAD' ? new Uint8Array(0) : r.body } : r));
 }

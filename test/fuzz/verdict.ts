@@ -1,13 +1,13 @@
 /**
- * What a fuzzed answer must be: never a 5xx, never a hang, and every answer to a path
- * under /api/ or /sandbox/api/ held to the OpenAPI document: a documented JSON error shape with
- * X-API-Version, the four RateLimit-* fields and nosniff. A request the HTTP parser must refuse
- * (a raw flaw, or a method Node's parser does not know) has no operation to be held to, so its
- * answer is held to the Error schema and the headers only.
+ * What a fuzzed answer must be: never a 5xx, never a hang, and every answer to a path under /api/
+ * or /sandbox/api/ held to the OpenAPI document, whoever gave it (the sidecar, the front, or the
+ * front for node:http's parser): the operation's documented response with its headers and body,
+ * or for a request HTTP itself refuses (a raw flaw) the operation's 400 where it documents one,
+ * else the Error or OAuthError shape with X-API-Version, the four RateLimit-* fields and nosniff.
+ * A method Node's parser does not know is no flaw: it is held to the document like any method.
  */
-import http from 'node:http';
 import { API_VERSION, BODY_LIMIT_BYTES, ENV_PREFIX } from '../../api/contract/index.ts';
-import { responseViolations, schemaErrors } from '../support/openapi.ts';
+import { apiPathOf, openApiDocument, operationKey, responseViolations, schemaErrors } from '../support/openapi.ts';
 import { incomplete } from './raw-flaws.ts';
 import type { FuzzRequest } from './requests.ts';
 import type { Answer } from './transport.ts';
@@ -32,8 +32,8 @@ export function violations(req: FuzzRequest, answer: Answer): string[] {
   if (answer.kind === 'closed') return incomplete(req) || oversize(req) ? [] : [`connection ended without an answer (${answer.detail})`];
   const out: string[] = [];
   if (answer.status >= 500) out.push(`status ${answer.status}`);
-  // An absolute-form target names another origin; which tree it belongs to is the server's call.
-  if (!isApiTarget(req.target) || req.flaw === 'absolute-form') return out;
+  // The absolute-form (RFC 9112 §3.2.2) is answered as the origin-form it names: req.target.
+  if (!isApiTarget(req.target)) return out;
 
   const { headers } = answer;
   if (headers.get('x-api-version') !== API_VERSION) out.push(`X-API-Version is ${headers.get('x-api-version')}`);
@@ -43,15 +43,29 @@ export function violations(req: FuzzRequest, answer: Answer): string[] {
   // client closes. An answer given before that, from what came first (a GET of the index, whose
   // body no one reads; a 413 after 64 KB + 1, all the front passes on), is held to the operation
   // like any other; a 400 means the flaw was seen first and is held to the error shape.
-  if ((req.flaw && !(incomplete(req) && answer.status !== 400)) || !http.METHODS.includes(req.method)) {
-    if (answer.status < 400) out.push(`a request with a flaw (${req.flaw ?? `method ${req.method}`}) was answered ${answer.status}`);
+  const observed = { method: req.method, path: req.target, status: answer.status, headers, body: answer.body, text: answer.text };
+  if (refused(req) && !(incomplete(req) && answer.status !== 400)) {
+    if (answer.status < 400) out.push(`a request with a flaw (${req.flaw}) was answered ${answer.status}`);
+    else if (documents(req, answer.status)) out.push(...responseViolations(observed));
     else if (req.method !== 'HEAD') out.push(...errorShape(answer));
   } else if (refusedContent(req, answer)) {
     if (req.method !== 'HEAD') out.push(...errorShape(answer));
   } else {
-    out.push(...responseViolations({ method: req.method, path: req.target, status: answer.status, headers, body: answer.body, text: answer.text }));
+    out.push(...responseViolations(observed));
   }
   return out;
+}
+
+/** A flaw HTTP refuses; the absolute-form is none (RFC 9112 §3.2.2: a server MUST accept it). */
+function refused(req: FuzzRequest): boolean {
+  return req.flaw !== undefined && req.flaw !== 'absolute-form';
+}
+
+/** Whether the operation of the request's method and path documents `status` (its 400, for a refused request). */
+function documents(req: FuzzRequest, status: number): boolean {
+  const path = apiPathOf(req.target);
+  const op = path === undefined ? undefined : openApiDocument.paths[path]?.[operationKey(req.method) as 'get'];
+  return op !== undefined && String(status) in op.responses;
 }
 
 function errorShape(answer: Extract<Answer, { kind: 'response' }>): string[] {

@@ -127,6 +127,15 @@ function bodyViolations(
   return out;
 }
 
+/**
+ * The document's key of the operation a method calls: HEAD is answered by the GET operation's
+ * responses; method names are case-sensitive (RFC 9110 §9.1), so `get` calls none.
+ */
+export function operationKey(method: string): string | undefined {
+  if (method === 'HEAD') return 'get';
+  return method === method.toUpperCase() ? method.toLowerCase() : undefined;
+}
+
 /** Statuses any resource may answer before it knows the method or the path (rate limit, failure). */
 const ANY_RESOURCE = [429, 500];
 
@@ -145,8 +154,8 @@ export function responseViolations(res: ObservedResponse, doc: OpenApiDocument =
     };
     return [...headerViolations(doc, notFound.headers!, res.headers), ...bodyViolations(doc, res, notFound, () => undefined)];
   }
-  const key = res.method === 'HEAD' ? 'get' : res.method.toLowerCase();
-  let op: OperationObject | undefined = item[key as keyof typeof item];
+  const key = operationKey(res.method);
+  let op: OperationObject | undefined = key === undefined ? undefined : item[key as keyof typeof item];
   if (!op) {
     // An undocumented method on a known path: 405 with Allow (part 4), described on the path's operation.
     if (![405, ...ANY_RESOURCE].includes(res.status)) return [`${res.method} is not documented here, answered ${res.status}, expected 405`];
