@@ -7,8 +7,11 @@
  */
 import pg from 'pg';
 
-/** A check's connection attempt and its query each give up after this long. */
-const PROBE_TIMEOUT_MS = 1_000;
+/**
+ * A check's connection attempt and its query each give up after this long; the health decides
+ * sooner (its own check timeout), this only frees a connection that hangs.
+ */
+const PROBE_TIMEOUT_MS = 2_000;
 
 export class PostgresProbe {
   readonly #config: pg.ClientConfig;
