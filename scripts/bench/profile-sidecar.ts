@@ -3,7 +3,8 @@
  * PostgreSQL with durable commits (as in signup-peers.ts), run under `--cpu-prof`, loaded with
  * distinct JSON sign-ups from 32 clients, stopped with SIGTERM (the profile is written on exit);
  * prints the self time grouped by where the code lives (node:http, web streams, h3, pg, zod, the
- * sidecar's own modules, …) and the functions with the most self time, as µs per sign-up. With
+ * sidecar's own modules, …) and the functions with the most self time, as shares of the samples
+ * and as µs of the CPU per sign-up that /proc measured. With
  * `--server=plain` or `--server=h3-floor` it profiles the peer instead. The .cpuprofile is kept
  * for a flame graph (Chrome DevTools, speedscope).
  * Usage: node scripts/bench/profile-sidecar.ts [--duration=N] [--server=sidecar|plain|h3-floor].
@@ -30,6 +31,8 @@ interface Profile {
   timeDeltas: number[];
 }
 
+/** The native calls that write to a socket (node:net's stream_base). */
+const SOCKET_WRITES = new Set(['writev', 'writeUtf8String', 'writeBuffer', 'writeLatin1String', 'writeAsciiString']);
 const duration = numberOption('duration', 8);
 const which = benchOptions().server ?? 'sidecar';
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -64,21 +67,27 @@ function report(profile: Profile, answered: number, file: string, cpuMicros: num
   }
   const byFunction = new Map<string, number>();
   const byPlace = new Map<string, number>();
+  let sampled = 0;
   for (const node of profile.nodes) {
     const micros = self.get(node.id) ?? 0;
-    if (!micros || node.callFrame.functionName === '(idle)') continue;
     const { functionName, url, lineNumber } = node.callFrame;
+    // A sampling profiler counts wall time: on a busy machine a process descheduled inside a
+    // socket write is sampled there for as long as others run, so the write calls are left out.
+    if (!micros || functionName === '(idle)' || SOCKET_WRITES.has(functionName)) continue;
+    sampled += micros;
     const name = `${functionName || '(anonymous)'} ${url ? `${path.basename(url)}:${lineNumber + 1}` : ''}`.trim();
     byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
     const place = placeOf(url, functionName);
     byPlace.set(place, (byPlace.get(place) ?? 0) + micros);
   }
-  const per = (micros: number) => (micros / Math.max(1, answered)).toFixed(1);
+  // Each sample's share of the sampled CPU, times the CPU per sign-up /proc measured.
+  const per = (micros: number) => ((micros / Math.max(1, sampled)) * cpuMicros).toFixed(1);
+  const share = (micros: number) => `${((100 * micros) / Math.max(1, sampled)).toFixed(1)} %`;
   const top = (map: Map<string, number>, n: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
-  console.log(`\n${which}: ${answered} sign-ups in ${duration} s, ${cpuMicros.toFixed(0)} µs CPU each (/proc); profile: ${file}`);
-  table(['where (self time)', 'µs/sign-up'], top(byPlace, 16).map(([place, micros]) => [place, per(micros)]));
+  console.log(`\n${which}: ${answered} sign-ups in ${duration} s, ${cpuMicros.toFixed(0)} µs CPU each (/proc), shared out by the profile's samples; profile: ${file}`);
+  table(['where (self time)', 'µs/sign-up', 'share'], top(byPlace, 16).map(([place, micros]) => [place, per(micros), share(micros)]));
   console.log('');
-  table(['function (self time)', 'µs/sign-up'], top(byFunction, 30).map(([name, micros]) => [name, per(micros)]));
+  table(['function (self time)', 'µs/sign-up', 'share'], top(byFunction, 30).map(([name, micros]) => [name, per(micros), share(micros)]));
 }
 
 function placeOf(url: string, name: string): string {

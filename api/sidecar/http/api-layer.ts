@@ -15,6 +15,7 @@ import { addressBucket, clientAddress, type Trusted } from '../../net/client-add
 import { ApiError, errorResponse } from './errors.ts';
 import { requestLogger, type Logger } from './log.ts';
 import { reportFailure } from './failure.ts';
+import { addHeaders } from './respond.ts';
 import { rateLimitHeaders, type RateLimitStore } from './rate-limit/index.ts';
 
 export interface LayerDeps {
@@ -83,14 +84,9 @@ export function apiLayer(deps: LayerDeps): Middleware {
     }
 
     // Every response here was built by this app (http/respond.ts), so its headers are mutable.
-    const headers = response.headers;
-    headers.set('x-api-version', API_VERSION);
-    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) headers.set(name, value);
-    if (mounted?.mount.module.headers) {
-      for (const [name, value] of Object.entries(mounted.mount.module.headers(mounted.ctx))) headers.set(name, value);
-    }
+    addHeaders(response, { 'x-api-version': API_VERSION, ...rateLimitHeaders(decision), ...mounted?.mount.module.headers?.(mounted.ctx) });
     // RFC 9110 §9.3.2: HEAD answers with the headers of GET and no content.
-    if (method === 'HEAD' && response.body) response = new FastResponse(null, { status: response.status, headers });
+    if (method === 'HEAD' && response.body) response = new FastResponse(null, { status: response.status, headers: response.headers });
     return response;
   };
 }
