@@ -2,43 +2,26 @@
  * The statistics of the PostgreSQL store from the counters of stats-schema.ts, in ONE statement
  * (one snapshot, so the numbers agree with each other), reading a bounded number of rows at any
  * size: the answers' rows (at most every combination of answers × STATS_SLOTS), and per window
- * at most 30 day rows and 24 hour rows per slot, plus the records of the one boundary hour through
- * the `created_at` index. The windows follow domain/stats.ts to the millisecond: a record counts
- * when its first sign-up is strictly after now minus 7 (30) days.
- *
- * A window starting at `since`, in hour h of day d, is: every day after d, every hour of day d
- * after h, and the records of hour h after `since`.
+ * (`stats_after`) at most 30 day rows and 24 hour rows per slot, plus the records of the one
+ * boundary hour through the `created_at` index. The windows follow domain/stats.ts to the
+ * millisecond: a record counts when its first sign-up is strictly after now minus 7 (30) days.
  */
 import type pg from 'pg';
 import type { WaitlistStats } from '../../../contract/index.ts';
 import { emptyCounts, statsOf, windowStarts } from '../../domain/stats.ts';
-
-const HOUR_MS = 60 * 60 * 1000;
-const DAY_HOURS = 24;
-
-const windowSql = (p: number) => `
-  (SELECT coalesce(sum(n), 0) FROM stats_times WHERE period = 'day' AND start > $${p})
-  + (SELECT coalesce(sum(n), 0) FROM stats_times WHERE period = 'hour' AND start > $${p + 1} AND start < $${p + 2})
-  + (SELECT count(*) FROM waitlist WHERE created_at > $${p + 3} AND created_at < $${p + 4})`;
 
 export const STATS_SQL = `
 SELECT CASE WHEN GROUPING(lang) = 0 THEN 'byLang' WHEN GROUPING(role) = 0 THEN 'byRole'
             WHEN GROUPING(building) = 0 THEN 'byBuilding' WHEN GROUPING(source) = 0 THEN 'bySource' ELSE 'total' END AS field,
        coalesce(lang, role, building, source) AS key, sum(n)::bigint AS n
 FROM stats_answers GROUP BY GROUPING SETS ((lang), (role), (building), (source), ())
-UNION ALL SELECT 'last7Days', NULL, ${windowSql(1)}
-UNION ALL SELECT 'last30Days', NULL, ${windowSql(6)}`;
+UNION ALL SELECT 'last7Days', NULL, stats_after($1)
+UNION ALL SELECT 'last30Days', NULL, stats_after($2)`;
 
-/** The parameters of one window of STATS_SQL: the day and hour of its start, the hour after, and the two times. */
-function windowParams(since: number): [number, number, number, Date, Date] {
-  const hour = Math.floor(since / HOUR_MS);
-  const day = Math.floor(hour / DAY_HOURS);
-  return [day, hour, (day + 1) * DAY_HOURS, new Date(since), new Date((hour + 1) * HOUR_MS)];
-}
-
-export function statsParams(now: number): unknown[] {
+/** $1 and $2: the starts of the 7- and 30-day windows (domain/stats.ts windowStarts). */
+export function statsParams(now: number): [Date, Date] {
   const { since7, since30 } = windowStarts(now);
-  return [...windowParams(since7), ...windowParams(since30)];
+  return [new Date(since7), new Date(since30)];
 }
 
 /** The rows of STATS_SQL (bigint counts arrive as text) as WaitlistStats. */

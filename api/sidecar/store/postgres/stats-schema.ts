@@ -92,6 +92,21 @@ BEGIN
 END
 $$;
 
+-- The records whose first sign-up is strictly after \`since\`, to the millisecond: every day row after
+-- the day of \`since\`, every hour row of that day after its hour, and the records of that one hour
+-- through the created_at index. Generic plans: a custom plan per call would cost more than the reading.
+CREATE FUNCTION stats_after(since timestamptz) RETURNS bigint LANGUAGE plpgsql STABLE
+  SET plan_cache_mode = force_generic_plan AS $$
+DECLARE
+  h integer := stats_hour(since);
+  d integer := stats_day(since);
+BEGIN
+  RETURN (SELECT coalesce(sum(n), 0) FROM stats_times WHERE period = 'day' AND start > d)
+       + (SELECT coalesce(sum(n), 0) FROM stats_times WHERE period = 'hour' AND start > h AND start < (d + 1) * 24)
+       + (SELECT count(*) FROM waitlist WHERE created_at > since AND created_at < to_timestamp((h + 1) * 3600.0));
+END
+$$;
+
 CREATE FUNCTION stats_clear() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM stats_answers;
