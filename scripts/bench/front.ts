@@ -18,7 +18,7 @@ import { PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts'
 import { buildSite, staleReason } from '../../api/front/site-build.ts';
 import { benchEnv, probeBench } from './probe.ts';
 import { during, numberOption } from './progress.ts';
-import { cpuSeconds, nginx, nodeServer, type Running } from './servers.ts';
+import { cpuSeconds, loadNote, nginx, nodeServer, type Running } from './servers.ts';
 import { table } from './table.ts';
 
 const USAGE = `usage: node scripts/bench/front.ts [--duration=N] [--rounds=N] [--static-only | --probe-only]
@@ -105,7 +105,7 @@ async function staticBench(): Promise<void> {
       ]);
     }
   }
-  console.log(`\nStatic files, ${CONNECTIONS} connections, ${duration} s each`);
+  console.log(`\nStatic files, ${CONNECTIONS} connections, ${duration} s each; ${loadNote()}`);
   console.log('targets: front cpu/req <= 1.0x "nginx + log" (both write a line per request) and <= 1.2x "node floor"');
   console.log('(cpu µs/req: the server\'s CPU per request, robust on a busy machine; front/other: the front\'s figure over the other\'s)');
   table(['path', 'server', 'req/s', 'p99 ms', 'cpu µs/req', 'front/other req/s', 'front/other cpu', 'errors'], rows);

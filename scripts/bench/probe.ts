@@ -19,7 +19,7 @@ import { API_PATHS } from '../../api/contract/index.ts';
 import { SIDECAR_SOCKET_NAME } from '../../api/net/sidecar-address.ts';
 import { measure, median, type Measured } from './latency.ts';
 import { during, numberOption } from './progress.ts';
-import { nginx, nodeServer, sidecar, type Running } from './servers.ts';
+import { loadNote, nginx, nodeServer, sidecar, type Running } from './servers.ts';
 import { table } from './table.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -95,7 +95,7 @@ export async function probeBench({ duration, rounds, env }: ProbeOptions): Promi
         ]);
       }
     }
-    console.log(`\nStatus probe ${API_PATHS.status}: straight to the sidecar vs through a proxy; ${duration} s per run, median of ${rounds} rounds`);
+    console.log(`\nStatus probe ${API_PATHS.status}: straight to the sidecar vs through a proxy; ${duration} s per run, median of ${rounds} rounds; ${loadNote()}`);
     console.log('targets for the front: proxy cpu <= 1.5x nginx\'s; added p50 at 1 connection <= +50 %');
     console.log('(latency in ms; "added": over the direct figure; cpu: µs per request; /nginx: proxy cpu over nginx\'s)');
     table(['conns', 'route', 'req/s', 'p50', 'p99', 'mean', 'added p50', 'added p99', 'added mean', 'proxy cpu', '/nginx', 'sidecar cpu', 'errors'], rows);

@@ -1,6 +1,7 @@
 /** The servers the front benchmark compares, each started on an ephemeral 127.0.0.1 port. */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { openSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort, waitForPort } from './ports.ts';
@@ -27,6 +28,15 @@ export async function cpuSeconds(pid: number): Promise<number> {
   }
   return ticks / CLOCK_TICKS;
 }
+/**
+ * The machine's load average as the table is printed: on a shared machine, a run at a load far
+ * above the core count inflates every CPU figure (Node's more than nginx's), so it says how much
+ * to trust one.
+ */
+export function loadNote(): string {
+  return `load average ${loadavg().map((n) => n.toFixed(1)).join(' / ')} on ${availableParallelism()} cores`;
+}
+
 /** USER_HZ: 100 on every Linux architecture Node runs on. */
 const CLOCK_TICKS = 100;
 
