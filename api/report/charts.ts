@@ -25,6 +25,7 @@ export interface Chart {
 
 const CONFIG: Config = {
   aria: false,
+  mark: { aria: false },
   background: 'transparent',
   font: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   view: { stroke: null },

@@ -21,3 +21,11 @@ export function change(comparison: Comparison): string {
 
 /** "2026-11-19 to 2026-11-25". */
 export const span = (from: string, to: string): string => `${from} to ${to}`;
+
+/** A moment for people: "2026-11-25 12:00 UTC" (seconds shown only when not zero). */
+export function moment(iso: string): string {
+  const [day, time] = iso.split('T');
+  const [hh, mm, ss] = time.split(':');
+  const seconds = ss.startsWith('00.000') ? '' : `:${ss.replace(/\.000Z$|Z$/, '')}`;
+  return `${day} ${hh}:${mm}${seconds} UTC`;
+}

@@ -15,7 +15,8 @@ h1 { font-size: 1.75rem; margin: 0 0 .25rem; }
 h2 { font-size: 1.25rem; margin: 0 0 .75rem; }
 p.meta { color: var(--muted); margin: 0 0 1.5rem; }
 section { margin: 0 0 2rem; padding: 1rem; border: 1px solid var(--line); border-radius: .5rem; break-inside: avoid; page-break-inside: avoid; }
-dl.numbers { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: .75rem; margin: 0; }
+dl.numbers { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: .75rem; margin: 0; }
+@media (max-width: 36rem) { dl.numbers { grid-template-columns: minmax(0, 1fr); } }
 dl.numbers div { background: var(--panel); border-radius: .375rem; padding: .75rem; }
 dt { color: var(--muted); font-size: .875rem; }
 dd { margin: 0; font-size: 1.5rem; font-weight: 600; font-variant-numeric: tabular-nums; }

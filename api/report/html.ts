@@ -5,7 +5,7 @@
  * alternative and its numbers in a table below it.
  */
 import { reportCharts } from './charts.ts';
-import { change, count, span } from './format.ts';
+import { change, count, moment, span } from './format.ts';
 import { REPORT_CSS } from './html-style.ts';
 import { escapeHtml, reportTables } from './html-tables.ts';
 import type { Comparison, Report } from './series.ts';
@@ -27,7 +27,7 @@ function glance(report: Report): string {
   const { week, month } = report.comparisons;
   return [
     '<section aria-labelledby="glance"><h2 id="glance">At a glance</h2><dl class="numbers" data-chart="glance">',
-    figure('Sign-ups in total', count(report.totals.all), `up to ${report.period.now}`),
+    figure('Sign-ups in total', count(report.totals.all), `up to ${moment(report.period.now)}`),
     figure('In this period', count(report.totals.period), span(report.period.from, report.period.to)),
     compared('Last 7 days', week),
     compared('Last 30 days', month),
@@ -61,7 +61,7 @@ export async function reportHtml(report: Report): Promise<string> {
 <body>
 <main>
 <h1>Waitlist report</h1>
-<p class="meta">${escapeHtml(`${span(from, to)} (${days} ${days === 1 ? 'day' : 'days'}, UTC), as of ${now}. First sign-ups only (a repeat keeps its first day), counted by the latest answers. Aggregates only: no address or other personal data.`)}</p>
+<p class="meta">${escapeHtml(`${span(from, to)} (${days} ${days === 1 ? 'day' : 'days'}, UTC), as of ${moment(now)}. First sign-ups only (a repeat keeps its first day), counted by the latest answers. Aggregates only: no address or other personal data.`)}</p>
 ${glance(report)}
 ${sections.join('\n')}
 </main>

@@ -92,7 +92,7 @@ export function buildReport(period: ReportPeriod, series: DaySeries): Report {
   const start = daysBetween(first, period.from);
   const shown = counts.slice(start);
   const signups = all.slice(start);
-  const before = series.before.total + sum(all.slice(0, start));
+  const before = series.before + sum(all.slice(0, start));
   let running = before;
   const cumulative = signups.map((n) => (running += n));
   const average7 = signups.map((_, i) => round(sum(all.slice(start + i - AVERAGE_DAYS + 1, start + i + 1)) / AVERAGE_DAYS, 2));

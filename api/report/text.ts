@@ -3,7 +3,7 @@
  * total, share and a sparkline of its days (one mark per day, or per few days when the period is
  * longer than SPARK_WIDTH days: the legend line says how many).
  */
-import { change, count, fixed, percent, span } from './format.ts';
+import { change, count, fixed, moment, percent, span } from './format.ts';
 import { DIMENSIONS, type Comparison, type Report } from './series.ts';
 
 const MARKS = '▁▂▃▄▅▆▇█';
@@ -38,10 +38,10 @@ export function reportText(report: Report): string {
   const per = daysPerMark(days);
   const spark = (values: number[], mean = false) => `  ${sparkline(values, per, mean)}`;
   const lines = [
-    `Waitlist report: ${span(from, to)} (${days} ${days === 1 ? 'day' : 'days'}, UTC), as of ${now}`,
+    `Waitlist report: ${span(from, to)} (${days} ${days === 1 ? 'day' : 'days'}, UTC), as of ${moment(now)}`,
     'First sign-ups only, counted by the latest answers. Aggregates only: no address or other personal data.',
     '',
-    row('Sign-ups in total', count(report.totals.all)) + `   up to ${now}`,
+    row('Sign-ups in total', count(report.totals.all)) + `   up to ${moment(now)}`,
     row('In this period', count(report.totals.period)),
     ...compared('Last 7 days', report.comparisons.week),
     ...compared('Last 30 days', report.comparisons.month),

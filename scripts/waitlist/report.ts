@@ -5,13 +5,11 @@
  * through the running sidecar. Nothing here sees an address.
  */
 import { randomBytes } from 'node:crypto';
-import { access, constants, rename, rm, writeFile } from 'node:fs/promises';
+import { access, constants, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { configOrExit } from '../../api/config.ts';
-import { reportHtml } from '../../api/report/html.ts';
 import { DEFAULT_DAYS, MAX_DAYS, reportPeriod, storeRange } from '../../api/report/period.ts';
 import { buildReport, type Report } from '../../api/report/series.ts';
-import { reportText } from '../../api/report/text.ts';
 import { openForOperator } from '../../api/sidecar/operator/access.ts';
 import { EXIT, UsageError, write, type Subcommand } from '../cli.ts';
 
@@ -43,10 +41,17 @@ function periodOf(values: Record<string, string | boolean | undefined>) {
   return period;
 }
 
+/** The renderers are loaded when used: the charting library alone is ~35 MB that the other commands of `waitlist` never need. */
 async function render(format: Format, report: Report): Promise<string> {
-  if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
-  if (format === 'text') return reportText(report);
-  return reportHtml(report);
+  if (format === 'json') return `${JSON.stringify(report)}\n`;
+  if (format === 'text') return (await import('../../api/report/text.ts')).reportText(report);
+  return (await import('../../api/report/html.ts')).reportHtml(report);
+}
+
+/** Rejects with the reason (an errno code) when `dir` is not a directory this process may write in. */
+async function writableDirectory(dir: string): Promise<void> {
+  if (!(await stat(dir)).isDirectory()) throw Object.assign(new Error(`${dir} is not a directory`), { code: 'ENOTDIR' });
+  await access(dir, constants.W_OK);
 }
 
 /** Written whole or not at all: a temporary file beside the target, renamed over it. */
@@ -61,7 +66,20 @@ async function writeWhole(path: string, text: string): Promise<void> {
   }
 }
 
-const problem = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+const WHY: Record<string, string> = {
+  ENOENT: 'its directory does not exist',
+  ENOTDIR: 'a part of its path is not a directory',
+  EACCES: 'no permission to write there',
+  EPERM: 'no permission to write there',
+  EROFS: 'the file system is read-only',
+  EISDIR: 'it is a directory',
+  ENOSPC: 'the disk is full',
+};
+/** The reason in words, with the system's code for a search. */
+function problem(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code ? `${WHY[code] ?? 'the system refused'} (${code})` : (error as Error).message;
+}
 
 export const report: Subcommand = {
   synopsis: 'report [--format html|text|json] [--out FILE] [--days N | --since DATE] [--now TIME]',
@@ -85,15 +103,15 @@ export const report: Subcommand = {
     if (outValue === '') throw new UsageError('--out is empty: give a file name, or - for stdout');
     const out = outValue === '-' ? undefined : resolve(outValue);
     // Checked before the store is asked, so a typo costs nothing.
-    if (out) await access(dirname(out), constants.W_OK).catch((error) => {
-      throw new Error(`cannot write the report to ${out}: ${problem(error)} on its directory`);
+    if (out) await writableDirectory(dirname(out)).catch((error) => {
+      throw new Error(`cannot write the report to ${out}: ${problem(error)}`);
     });
-    const access_ = await openForOperator(configOrExit(), 'read');
+    const operator = await openForOperator(configOrExit(), 'read');
     let series;
     try {
-      series = await access_.store.signupsPerDay(storeRange(period));
+      series = await operator.store.signupsPerDay(storeRange(period));
     } finally {
-      await access_.close();
+      await operator.close();
     }
     const text = await render(format, buildReport(period, series));
     if (!out) {

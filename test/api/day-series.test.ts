@@ -48,7 +48,7 @@ describeEachBackend('signupsPerDay', (backend) => {
     expect(d20.byBuilding).toEqual({ agents: 0, rag: 1, research: 0, extraction: 0, evaluating: 0, unanswered: 1 });
     expect(d20.bySource).toEqual({ hero: 1, cta: 0, unanswered: 1 });
     expect(d21).toMatchObject({ total: 1, byLang: { en: 1, de: 0 } });
-    expect(series.before).toMatchObject({ total: 1, byRole: { data: 1 } });
+    expect(series.before).toBe(1);
   });
 
   it('signupsPerDay: equals the reference definition over every stored record, for ranges cut anywhere', async () => {

@@ -3,14 +3,16 @@
  * same known sign-ups on both engines: the JSON store with its sidecar running, and PostgreSQL.
  * One generation per format and engine, shared by the assertions: the json series and the html
  * tables equal the numbers counted from the fixture, no output holds an address, and bad options
- * exit 2 (1 for an unwritable file) with one line naming the problem.
+ * exit 2 (1 for an unwritable file) with a first line naming the problem.
  */
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openBackend } from '../../api/sidecar/store/open-backend.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
+import { runProgram, type Program } from '../../scripts/cli.ts';
+import { report } from '../../scripts/waitlist/report.ts';
 import { postgresBinDir } from '../support/engines/postgres.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
 import { usePostgres } from './support/backends.ts';
@@ -159,6 +161,11 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'waitlist report on PostgreSQ
   });
 });
 
+/**
+ * Usage errors and an unwritable --out are found before the configuration or the store is read:
+ * they run in this process through the commands' parser (scripts/cli.ts runProgram), what the
+ * real command's main() runs; --help and an empty list run as the real process.
+ */
 describe('waitlist report: options', { timeout: 60_000 }, () => {
   let dir: string;
   beforeAll(async () => {
@@ -166,40 +173,55 @@ describe('waitlist report: options', { timeout: 60_000 }, () => {
     await (await JsonWaitlistStore.open(dir)).close();
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
-  const report = (...args: string[]) => runCommand('scripts/waitlist.ts', ['report', ...args], { DATA_DIR: dir });
-  const firstLine = (run: Finished) => run.stderr.split('\n')[0];
+  const program: Program = { name: 'npm run waitlist --', summary: '', footer: '', commands: { report } };
 
-  it('report: a bad date, an unknown format, --days 0, --days with --since -> exit 2 naming the problem; an unwritable --out -> exit 1 and no file; --help -> 0', async () => {
-    const unwritable = join(dir, STORE_FILE_NAME, 'report.html');
-    const [badSince, badNow, format, zero, both, out, help] = await Promise.all([
-      report('--since', '2026-13-45'),
-      report('--now', 'yesterday'),
-      report('--format', 'pdf'),
-      report('--days', '0'),
-      report('--days', '7', '--since', '2026-11-01'),
-      report('--out', unwritable),
-      report('--help'),
-    ]);
-    expect([badSince.code, badNow.code, format.code, zero.code, both.code]).toEqual([2, 2, 2, 2, 2]);
-    expect(firstLine(badSince)).toBe('error: --since must be a date or time such as 2026-11-01 or 2026-11-01T12:00:00Z, not "2026-13-45"');
-    expect(firstLine(badNow)).toMatch(/^error: --now must be a date or time/);
-    expect(firstLine(format)).toBe('error: --format must be one of html, text, json, not "pdf"');
-    expect(firstLine(zero)).toBe('error: --days must be a whole number from 1 to 3660, not "0"');
-    expect(firstLine(both)).toMatch(/^error: --days and --since/);
-    expect(out.code).toBe(1);
-    expect(out.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^waitlist: cannot write the report to .*report\.html: ENOTDIR/)]);
-    await expect(stat(unwritable)).rejects.toThrow();
-    expect(help).toMatchObject({ code: 0, stderr: '' });
-    expect(help.stdout).toMatch(/^usage: npm run waitlist -- report /);
+  /** Exit code and stderr of the command run in-process; a thrown error is what main() prints with exit 1. */
+  async function inProcess(...args: string[]): Promise<{ code: number; stderr: string }> {
+    let stderr = '';
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+    try {
+      return { code: await runProgram(program, ['report', ...args]), stderr };
+    } catch (error) {
+      return { code: 1, stderr: `${stderr}waitlist: ${(error as Error).message}\n` };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+  const firstLine = (run: { stderr: string }) => run.stderr.split('\n')[0];
+
+  it('report: a bad date, an unknown format, --days 0, --days with --since, --since after --now -> exit 2 naming the problem', async () => {
+    const cases: [string[], string | RegExp][] = [
+      [['--since', '2026-13-45'], 'error: --since must be a date or time such as 2026-11-01 or 2026-11-01T12:00:00Z, not "2026-13-45"'],
+      [['--now', 'yesterday'], /^error: --now must be a date or time/],
+      [['--format', 'pdf'], 'error: --format must be one of html, text, json, not "pdf"'],
+      [['--days', '0'], 'error: --days must be a whole number from 1 to 3660, not "0"'],
+      [['--days', '7', '--since', '2026-11-01'], /^error: --days and --since/],
+      [['--since', '2026-12-01', '--now', NOW], "error: --since 2026-12-01 is after the report's last day, 2026-11-25"],
+    ];
+    for (const [args, line] of cases) {
+      const run = await inProcess(...args);
+      expect(run.code, args.join(' ')).toBe(2);
+      if (typeof line === 'string') expect(firstLine(run)).toBe(line);
+      else expect(firstLine(run)).toMatch(line);
+    }
   });
 
-  it('report --since after the day of --now -> exit 2; on an empty list every count is 0 and no change percentage', async () => {
-    const [future, empty] = await Promise.all([
-      report('--since', '2026-12-01', '--now', NOW),
-      report('--format', 'json', '--days', '7', '--now', NOW),
+  it('report: an --out that cannot be written -> exit 1, one line naming the file and why, and no file', async () => {
+    const unwritable = join(dir, STORE_FILE_NAME, 'report.html');
+    const run = await inProcess('--out', unwritable);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trimEnd().split('\n')).toEqual([`waitlist: cannot write the report to ${unwritable}: a part of its path is not a directory (ENOTDIR)`]);
+    await expect(stat(unwritable)).rejects.toThrow();
+  });
+
+  it('report --help -> exit 0 with the usage; on an empty list every count is 0 and no change has a percentage', async () => {
+    const env = { DATA_DIR: dir };
+    const [help, empty] = await Promise.all([
+      runCommand('scripts/waitlist.ts', ['report', '--help'], env),
+      runCommand('scripts/waitlist.ts', ['report', '--format', 'json', '--days', '7', '--now', NOW], env),
     ]);
-    expect(future.code).toBe(2);
-    expect(firstLine(future)).toMatch(/^error: --since 2026-12-01 is after the report's last day, 2026-11-25/);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toMatch(/^usage: npm run waitlist -- report /);
     const json = JSON.parse(empty.stdout);
     expect(json.signups).toEqual([0, 0, 0, 0, 0, 0, 0]);
     expect(json.comparisons.week).toMatchObject({ change: 0, changePercent: null });

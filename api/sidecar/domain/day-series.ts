@@ -19,8 +19,8 @@ export interface DayCounts {
 }
 
 export interface DaySeries {
-  /** First sign-ups before `since` (where a cumulative total starts). */
-  before: FieldCounts;
+  /** How many first sign-ups are before `since` (where a cumulative total starts). */
+  before: number;
   /** One entry per UTC day with first sign-ups in [since, until), in day order; days with none are left out. */
   days: DayCounts[];
 }
@@ -39,7 +39,7 @@ export function dayStart(day: string, offset = 0): number {
 export class DaySeriesTally {
   readonly #since: number;
   readonly #until: number;
-  readonly #before = emptyCounts();
+  #before = 0;
   /** Keyed by whole days since the epoch: cheaper than a date string per record. */
   readonly #days = new Map<number, FieldCounts>();
 
@@ -51,7 +51,10 @@ export class DaySeriesTally {
   add(record: WaitlistRecord): void {
     const created = Date.parse(record.createdAt);
     if (created >= this.#until) return;
-    if (created < this.#since) return tally(this.#before, record, 1);
+    if (created < this.#since) {
+      this.#before += 1;
+      return;
+    }
     const day = Math.floor(created / DAY_MS);
     let counts = this.#days.get(day);
     if (!counts) this.#days.set(day, (counts = emptyCounts()));
