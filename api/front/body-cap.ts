@@ -27,8 +27,12 @@ export function cutsBody(req: http.IncomingMessage): boolean {
 /** A request body on its way to the sidecar, capped, and kept for a resend once it has all passed. */
 export interface CappedBody {
   stream: Transform;
-  /** The whole (capped) body once it has passed, for a resend; undefined while more is to come. */
-  whole(): Buffer | undefined;
+  /**
+   * What a try sends: the stream while nothing has read it (a try that found no sidecar left it
+   * untouched), else the whole body as it passed before; undefined when part of it went out and
+   * the rest is still to come (it cannot be sent again).
+   */
+  forTry(): Transform | Buffer | undefined;
 }
 
 /** Pipes the request into a stream that ends after `max` bytes and then lets go of the request. */
@@ -59,7 +63,10 @@ export function cappedBody(req: http.IncomingMessage, max = FORWARDED_BODY_MAX):
   // undici destroys a body stream it stops writing (e.g. after an early answer); the client's
   // request must survive that, so that its rest can be drained.
   req.pipe(cap);
-  return { stream: cap, whole: () => (complete ? Buffer.concat(passed) : undefined) };
+  return {
+    stream: cap,
+    forTry: () => (!cap.destroyed && !cap.readableDidRead ? cap : complete ? Buffer.concat(passed) : undefined),
+  };
 }
 
 /** The forwarded fields without Content-Length, for a body the cap cuts short. */

@@ -25,7 +25,6 @@
  * ClientRequest (scripts/bench/probe.ts, docs/front.md "What the proxy costs").
  */
 import type http from 'node:http';
-import type { Readable } from 'node:stream';
 import { Client, Pool, type Dispatcher } from 'undici';
 import type { Trusted } from '../net/client-address.ts';
 import { describeAddress, type SidecarAddress } from '../net/sidecar-address.ts';
@@ -134,7 +133,7 @@ export function createProxy(options: ProxyOptions) {
     const { req } = f.attempt;
     const upstream = options.upstream();
     if (!upstream) return wait(f, mayRetry, undefined);
-    const body = payload(f.body);
+    const body = f.body ? f.body.forTry() : null;
     // Part of the body went to a sidecar that never read it, and the rest is still on its way: lost.
     if (body === undefined) return void room.giveUp(f.waiting ?? waiting(f));
     const retry = mayRetry && !f.body && IDEMPOTENT.has(req.method ?? '') ? () => send(f, false, true) : undefined;
@@ -178,13 +177,3 @@ export function createProxy(options: ProxyOptions) {
   return { proxy, close: () => void pool?.destroy().catch(() => {}) };
 }
 
-/**
- * What a try sends: the body stream while nothing has read it (a try that found no sidecar left it
- * untouched), else the whole body as it passed before; undefined when part of it went out and the
- * rest is still to come (it cannot be sent again).
- */
-function payload(body: CappedBody | null): Readable | Buffer | null | undefined {
-  if (!body) return null;
-  if (!body.stream.destroyed && !body.stream.readableDidRead) return body.stream;
-  return body.whole();
-}
