@@ -44,7 +44,7 @@ describeWithEngine('PostgreSQL and redis-server', both, 'engine outages under a 
     instances = await Promise.all(
       [0, 1].map(async () => {
         const metricsPort = await freePort();
-        const env = { DATABASE_URL: databaseUrl, RATE_LIMIT_STORE: redis.url, METRICS_PORT: String(metricsPort), LOG_FORMAT: 'json' };
+        const env = { DATABASE_URL: databaseUrl, RATE_LIMIT_STORE: redis.url, METRICS_PORT: String(metricsPort), LOG_FORMAT: 'json', LOG_REQUESTS: 'true' };
         const stack = await startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env, timeoutMs: OWN_STACK_TIMEOUT_MS });
         return { stack, readyz: `http://127.0.0.1:${metricsPort}/readyz` };
       }),
@@ -83,11 +83,15 @@ describeWithEngine('PostgreSQL and redis-server', both, 'engine outages under a 
     const readyMs = await readiness(true);
     await sleep(300);
     const answers = await load.stop();
-    const lines = instances.map(({ stack }, i) => stack.output().slice(marks[i]).split('\n').filter(Boolean));
+    // Request lines (the front's, one per request) apart from the rest: the outage's story.
+    const output = instances.map(({ stack }, i) => stack.output().slice(marks[i]).split('\n').filter(Boolean));
+    const isRequest = (line: string) => line.includes('"msg":"request"');
+    const lines = output.map((all) => all.filter((line) => !isRequest(line)));
+    const requestLines = output.map((all) => all.filter(isRequest).map((line) => JSON.parse(line) as { path: string; status: number }));
     // The slowest answer completed before the failure: how slow this machine is right now.
     const healthy = answers.filter((answer) => answer.sentAt + answer.ms < failedAt);
     const baselineMs = Math.max(0, ...healthy.map((answer) => answer.ms));
-    return { answers, notReadyMs, readyMs, lines, body, metrics, livez, baselineMs };
+    return { answers, notReadyMs, readyMs, lines, requestLines, body, metrics, livez, baselineMs };
   }
 
   /** The acknowledged addresses that the database does not hold. */
@@ -128,6 +132,11 @@ describeWithEngine('PostgreSQL and redis-server', both, 'engine outages under a 
     expect(run.notReadyMs).toBeLessThan(2000);
     expect(run.readyMs).toBeLessThan(2000);
     for (const lines of run.lines) expect(lines.length, lines.join('\n')).toBeLessThanOrEqual(maxLines);
+    // Request lines keep their status: each instance logged a 500 for each sign-up it failed.
+    instances.forEach(({ stack }, i) => {
+      const refusedHere = failed.filter((answer) => answer.target === stack.url).length;
+      expect(run.requestLines[i].filter((line) => line.status === 500).length).toBe(refusedHere);
+    });
   }
 
   it('outage: PostgreSQL crashed and started again: fast 500s, readiness follows within 2 s, nothing acknowledged lost, two log lines per instance', async () => {

@@ -44,8 +44,8 @@ return {redis.call('HINCRBY', KEYS[1], 'c', 1), resetAt}
 const COMMAND_TIMEOUT_MS = 500;
 /** After a failed command, requests go straight to the fallback for this long (no pile-up of waits). */
 const BACKOFF_MS = 1000;
-/** Reconnect attempts back off to at most this interval. */
-const MAX_RECONNECT_DELAY_MS = 1000;
+/** Reconnect attempts back off to at most this interval: readiness follows a returning engine within about a second. */
+const MAX_RECONNECT_DELAY_MS = 500;
 
 type HitCommand = (key: string, now: number, windowMs: number) => Promise<[number, number]>;
 
