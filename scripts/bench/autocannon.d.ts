@@ -13,6 +13,8 @@ declare module 'autocannon' {
     pipelining?: number;
     headers?: Record<string, string>;
     method?: string;
+    /** Requests per second over all connections (an open-loop load at a fixed rate). */
+    overallRate?: number;
     /** Requests sent in turn; `setupRequest` may rewrite each (a fresh body per request). */
     requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string; setupRequest?(request: object): object }[];
   }

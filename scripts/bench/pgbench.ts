@@ -28,8 +28,8 @@ export function pgbenchScript(): string {
   return `\\set address random(1, 1000000000000)\n${sql.trim().replace(/\s*\n\s*/g, ' ')};\n`;
 }
 
-/** pgbench against `url` for `seconds` with `clients` connections; the CPU column is PostgreSQL's. */
-export async function pgbenchLoad(pgbench: string, url: string, clients: number, seconds: number, postgresPid: number): Promise<SignupRun> {
+/** pgbench against `url` for `seconds` with `clients` connections (at `rate` transactions/s if given); the CPU column is PostgreSQL's. */
+export async function pgbenchLoad(pgbench: string, url: string, clients: number, seconds: number, postgresPid: number, rate?: number): Promise<SignupRun> {
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-pgbench-'));
   try {
     const script = path.join(dir, 'signup.sql');
@@ -38,7 +38,7 @@ export async function pgbenchLoad(pgbench: string, url: string, clients: number,
     const args = ['-n', '-M', 'prepared', '-c', String(clients), '-j', '2', '-f', script, '-h', at.hostname, '-p', at.port, '-U', decodeURIComponent(at.username) || 'postgres', at.pathname.slice(1)];
     await run(pgbench, [...args, '-T', '1'], { cwd: dir });
     const before = await treeCpuSeconds(postgresPid);
-    const { stdout } = await run(pgbench, [...args, '-T', String(seconds), '-l', '--log-prefix', path.join(dir, 'log')], { cwd: dir });
+    const { stdout } = await run(pgbench, [...args, '-T', String(seconds), ...(rate ? ['-R', String(rate)] : []), '-l', '--log-prefix', path.join(dir, 'log')], { cwd: dir });
     const after = await treeCpuSeconds(postgresPid);
     // Each log line: client, transaction, latency in µs, script, epoch seconds, µs.
     const samples: number[] = [];

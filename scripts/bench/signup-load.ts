@@ -58,11 +58,15 @@ const cpuOf = (counted: Counted) => (counted.tree ? treeCpuSeconds(counted.pid) 
 export const signupBody = (n: number) => JSON.stringify({ email: `peer-${process.pid}-${n}@example.com`, consent: true, role: 'data', lang: 'de' });
 let sent = 0;
 
-/** `connections` clients posting sign-ups to `origin` back to back for `seconds`. */
-export async function signupLoad(origin: string, connections: number, seconds: number, processes: Counted[]): Promise<SignupRun> {
+/**
+ * `connections` clients posting sign-ups to `origin` for `seconds`: back to back, or at `rate`
+ * sign-ups per second in all (then every server gets the same work per second, so their CPU per
+ * sign-up compares like with like: a server that answers fewer per second pays more fixed costs each).
+ */
+export async function signupLoad(origin: string, connections: number, seconds: number, processes: Counted[], rate?: number): Promise<SignupRun> {
   // setupRequest builds each request afresh, its Content-Length included.
   const signup = { method: 'POST', path: API_PATHS.waitlist, headers: { 'content-type': 'application/json' }, setupRequest: (request: object) => ({ ...request, body: signupBody(sent++) }) };
-  const options = { url: origin, requests: [signup], connections };
+  const options = { url: origin, requests: [signup], connections, ...(rate ? { overallRate: rate } : {}) };
   await autocannon({ ...options, duration: 1 });
   const before = await Promise.all(processes.map(cpuOf));
   const samples: number[] = [];

@@ -10,8 +10,11 @@
  *   schema and the store's own statement, nothing else: the reference of every ratio;
  * - the h3 floor (h3-floor-server.ts): h3 on the same node adapter answering the same JSON with no work;
  * - pgbench running the store's statement (pgbench.ts): the database's ceiling.
- * Printed: sign-ups/s (median of the rounds), p50/p99, CPU µs per sign-up of each process (front,
- * sidecar or server, Redis, PostgreSQL with its backends) and the ratios to the plain peer.
+ * Printed: sign-ups/s (median of the rounds), p50/p99, and the ratios to the plain peer; then, from
+ * a second load in each round at the same fixed rate for all (`--signup-rate`, default 200/s, below
+ * what each contender answers), the CPU µs per sign-up of each process (front, sidecar or server,
+ * Redis, PostgreSQL with its backends): at equal work per second a busy machine's noise and the
+ * per-wake-up costs of a slower server weigh the same on every contender.
  * The database starts with `--signup-records` rows (default 100,000; the full measurement is
  * `--signup-records=1000000`), filled in SQL with the statistics' counters (postgres-seed.ts).
  */
@@ -32,12 +35,13 @@ const CONNECTIONS = 32;
 const duration = numberOption('duration', 5);
 const rounds = numberOption('rounds', 2);
 const records = numberOption('signup-records', 100_000);
+const fixedRate = numberOption('signup-rate', 200);
 
 interface Contender {
   name: string;
   /** Per counted process: its column. */
   columns: string[];
-  measure(): Promise<SignupRun>;
+  measure(rate?: number): Promise<SignupRun>;
 }
 
 const COLUMNS = ['front', 'server', 'Redis', 'PostgreSQL'];
@@ -51,7 +55,7 @@ async function main(): Promise<void> {
   const guard = setTimeout(() => {
     console.error('benchmark took too long: aborting');
     process.exit(1);
-  }, (rounds * 5 * (duration + 4) + 600) * 1000);
+  }, (rounds * 5 * 2 * (duration + 4) + 600) * 1000);
   guard.unref();
   console.log(`Sign-up peers: ${CONNECTIONS} clients, ${rounds} interleaved rounds of ${duration} s, PostgreSQL with durable commits from ${records.toLocaleString('en')} rows\n`);
   const tmp = await mkdtemp(path.join(tmpdir(), 'bench-signup-'));
@@ -83,25 +87,29 @@ async function main(): Promise<void> {
       const plain = await start(nodeServer('plain', path.join(import.meta.dirname, 'plain-signup-server.ts'), [url], process.env));
       const floor = await start(nodeServer('h3 floor', path.join(import.meta.dirname, 'h3-floor-server.ts'), [], process.env));
       const pg: Counted = { pid: engine.pid, tree: true };
-      const http = (origin: string, processes: Counted[]) => () => signupLoad(origin, CONNECTIONS, duration, processes);
+      const http = (origin: string, processes: Counted[]) => (rate?: number) => signupLoad(origin, CONNECTIONS, duration, processes, rate);
       const list: Contender[] = [
         { name: `product: front + sidecar${redis ? ', Redis limits' : ''}`, columns: ['front', 'server', ...(redis ? ['Redis'] : []), 'PostgreSQL'], measure: http(front.url, [{ pid: front.pid }, { pid: productSidecar.pid }, ...(redis ? [{ pid: redis.pid }] : []), pg]) },
         { name: 'sidecar alone, TCP', columns: ['server', 'PostgreSQL'], measure: http(alone.url, [{ pid: alone.pid }, pg]) },
         { name: 'plain node:http + pg + zod', columns: ['server', 'PostgreSQL'], measure: http(plain.url, [{ pid: plain.pid }, pg]) },
         { name: 'h3 floor (no work)', columns: ['server'], measure: http(floor.url, [{ pid: floor.pid }]) },
-        { name: 'pgbench, the same statement', columns: ['PostgreSQL'], measure: () => pgbenchLoad(path.join(bin, 'pgbench'), url, CONNECTIONS, duration, engine.pid) },
+        { name: 'pgbench, the same statement', columns: ['PostgreSQL'], measure: (rate) => pgbenchLoad(path.join(bin, 'pgbench'), url, CONNECTIONS, duration, engine.pid, rate) },
       ];
       return list;
     });
     const runs = new Map<Contender, SignupRun[]>(contenders.map((c) => [c, []]));
+    const paced = new Map<Contender, SignupRun[]>(contenders.map((c) => [c, []]));
     for (let round = 1; round <= rounds; round++) {
       for (const contender of contenders) {
         const result = await during(`round ${round}/${rounds}: ${contender.name}, ${duration} s`, contender.measure());
         phase(`round ${round}/${rounds}: ${contender.name}: ${result.perSecond.toFixed(0)}/s, p99 ${result.p99.toFixed(1)} ms${result.failed ? `, ${result.failed} failed` : ''}`);
         runs.get(contender)!.push(result);
+        const fixed = await during(`round ${round}/${rounds}: ${contender.name} at ${fixedRate}/s, ${duration} s`, contender.measure(fixedRate));
+        phase(`round ${round}/${rounds}: ${contender.name} at ${fixedRate}/s: CPU µs per sign-up ${fixed.cpuMicros.map((c) => c.toFixed(0)).join(' / ')}`);
+        paced.get(contender)!.push(fixed);
       }
     }
-    print(contenders, runs);
+    print(contenders, runs, paced);
   } finally {
     await Promise.all(running.map((r) => r.stop()));
     await redis?.stop();
@@ -112,16 +120,16 @@ async function main(): Promise<void> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-function print(contenders: Contender[], runs: Map<Contender, SignupRun[]>): void {
+function print(contenders: Contender[], runs: Map<Contender, SignupRun[]>, paced: Map<Contender, SignupRun[]>): void {
   const summary = contenders.map((contender) => {
     const all = runs.get(contender)!;
-    const cpu = Object.fromEntries(contender.columns.map((column, i) => [column, median(all.map((r) => r.cpuMicros[i]))]));
+    const cpu = Object.fromEntries(contender.columns.map((column, i) => [column, median(paced.get(contender)!.map((r) => r.cpuMicros[i]))]));
     const rates = all.map((r) => r.perSecond);
     return { contender, rate: median(rates), low: Math.min(...rates), high: Math.max(...rates), p50: median(all.map((r) => r.p50)), p99: median(all.map((r) => r.p99)), cpu, failed: all.reduce((n, r) => n + r.failed, 0) };
   });
   const plain = summary.find((s) => s.contender.name.startsWith('plain'))!;
   const cell = (value: number | undefined) => (value === undefined ? '—' : value.toFixed(0));
-  const head = ['contender', 'sign-ups/s (range)', 'p50 ms', 'p99 ms', ...COLUMNS.map((c) => `${c} µs`), 'server µs vs plain', 'rate vs plain', 'failed'];
+  const head = ['contender', 'sign-ups/s (range)', 'p50 ms', 'p99 ms', ...COLUMNS.map((c) => `${c} µs @${fixedRate}/s`), 'server µs vs plain', 'rate vs plain', 'failed'];
   const rows = summary.map((s) => [
     s.contender.name,
     `${s.rate.toFixed(0)} (${s.low.toFixed(0)}–${s.high.toFixed(0)})`,
@@ -130,7 +138,7 @@ function print(contenders: Contender[], runs: Map<Contender, SignupRun[]>): void
     ...COLUMNS.map((column) => cell(s.cpu[column])),
     s.cpu.server === undefined ? '—' : `${(s.cpu.server / plain.cpu.server).toFixed(2)}×`,
     `${(s.rate / plain.rate).toFixed(2)}×`,
-    String(s.failed),
+    String(s.failed + paced.get(s.contender)!.reduce((n, r) => n + r.failed, 0)),
   ]);
   console.log('');
   table(head, rows);
