@@ -64,8 +64,13 @@ export interface RunSummary {
   stopped?: string;
 }
 
-/** Confirmations on their way to the store at once (JSON: one group commit carries them all). */
-const MAX_CONFIRMING = 64;
+/** The largest claim: members claimed by one durable write. */
+const MAX_BATCH = 500;
+
+/** Confirmations recorded together: fewer than the connections of a PostgreSQL pool, many for one JSON commit. */
+const CONFIRM_BATCH = 16;
+/** The longest a confirmation waits for others to join it. */
+const CONFIRM_DELAY_MS = 250;
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -74,14 +79,17 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
   const summary: RunSummary = { sent: 0, failed: 0, unconfirmed: 0, notSent: 0 };
   const startedAt = deps.now().toISOString();
   const pace = new Pace(options.rate);
-  // Small claims: a crash leaves at most one batch claimed (about two seconds of sending, or four
-  // messages per connection without a limit), each still one durable write for many members.
-  const batchSize = options.rate > 0 ? Math.min(100, Math.max(options.connections, Math.ceil(options.rate * 2))) : options.connections * 4;
+  // Small claims: a crash leaves at most about two batches claimed. With a rate, a batch is two
+  // seconds of sending. Without one it starts at four messages per connection and doubles each
+  // time the workers had to wait for a claim, up to MAX_BATCH: a claim is one durable write (the
+  // JSON engine rewrites its file), so a slow store needs larger ones to keep the server busy.
+  let batchSize = options.rate > 0 ? Math.min(MAX_BATCH, Math.max(options.connections, Math.ceil(options.rate * 2))) : options.connections * 4;
   const queue: WaitlistRecord[] = [];
   let claimedTotal = 0;
   let resending = options.resendUnconfirmed;
   let exhausted = false;
   let claiming: Promise<void> | undefined;
+  let grewFor: Promise<void> | undefined;
   const confirmations = new Set<Promise<void>>();
   const halted = () => summary.stopped !== undefined || deps.signal?.aborted === true;
   const stop = (why: string) => (summary.stopped ??= why);
@@ -113,12 +121,50 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
   async function next(): Promise<WaitlistRecord | undefined> {
     while (queue.length === 0) {
       if (exhausted || halted() || claimedTotal >= options.count) return undefined;
+      if (claiming && claiming !== grewFor && options.rate === 0) {
+        grewFor = claiming;
+        batchSize = Math.min(MAX_BATCH, batchSize * 2);
+      }
       await refill();
     }
     const record = queue.shift()!;
     // The next claim is made while this batch is sent; an error there is met again by the next awaited claim.
     if (queue.length <= batchSize / 2) refill().catch(() => {});
     return record;
+  }
+
+  // Confirmations are gathered and recorded together (at CONFIRM_BATCH, or CONFIRM_DELAY_MS after the
+  // first): the JSON engine rewrites its file per commit, and one commit per message at a steady
+  // pace would slow the sign-ups. Until recorded the member is still claimed, which a crash leaves
+  // as unconfirmed (reported, never re-sent): the wait risks no second message.
+  const toConfirm: { record: WaitlistRecord; at: string }[] = [];
+  let confirmTimer: NodeJS.Timeout | undefined;
+
+  function flushConfirmations(): Promise<void> {
+    clearTimeout(confirmTimer);
+    confirmTimer = undefined;
+    const batch = toConfirm.splice(0);
+    const done: Promise<void> = Promise.all(
+      batch.map(({ record, at }) =>
+        store.confirmInvitation(record.email, record.invitation!.messageId, at).then(
+          () => report(record, 'sent'),
+          (storeError: Error) => {
+            report(record, 'unconfirmed', 'accepted by the mail server, but the store did not record it');
+            stop(`the store could not record a sent invitation (${storeError.message})`);
+          },
+        ),
+      ),
+    )
+      .then(() => undefined)
+      .finally(() => confirmations.delete(done));
+    confirmations.add(done);
+    return done;
+  }
+
+  async function confirmLater(record: WaitlistRecord, at: string): Promise<void> {
+    toConfirm.push({ record, at });
+    if (toConfirm.length >= CONFIRM_BATCH) await flushConfirmations();
+    else confirmTimer ??= setTimeout(() => void flushConfirmations(), CONFIRM_DELAY_MS);
   }
 
   async function deliver(record: WaitlistRecord): Promise<void> {
@@ -132,20 +178,7 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
         error = caught;
       }
       if (error === undefined) {
-        // Recorded while the next messages go out: until it is durable the member is still
-        // claimed, which a crash leaves as unconfirmed (never re-sent), so waiting gains nothing.
-        const confirming: Promise<void> = store
-          .confirmInvitation(record.email, messageId, deps.now().toISOString())
-          .then(
-            () => report(record, 'sent'),
-            (storeError: Error) => {
-              report(record, 'unconfirmed', 'accepted by the mail server, but the store did not record it');
-              stop(`the store could not record a sent invitation (${storeError.message})`);
-            },
-          )
-          .finally(() => confirmations.delete(confirming));
-        confirmations.add(confirming);
-        if (confirmations.size >= MAX_CONFIRMING) await Promise.race(confirmations);
+        await confirmLater(record, deps.now().toISOString());
         return;
       }
       const kind = classifyFailure(error);
@@ -192,6 +225,7 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
   } catch (error) {
     stop(`the store failed (${(error as Error).message})`);
   }
+  await flushConfirmations();
   await Promise.all([...confirmations]);
   await claiming?.catch(() => {});
   // Claimed, never tried: back to never invited, so the next run picks them first.

