@@ -16,6 +16,8 @@ export interface Answer {
 }
 
 export interface Load {
+  /** Answers received so far. */
+  answered(): number;
   /** Stops sending and resolves with every answer once the requests in flight are back. */
   stop(): Promise<Answer[]>;
 }
@@ -51,6 +53,7 @@ export function signUpLoad(targets: readonly string[], clients = 4, hangMs = 5_0
   };
   const loops = targets.flatMap((target) => Array.from({ length: clients }, () => loop(target)));
   return {
+    answered: () => answers.length,
     async stop() {
       stopped = true;
       await Promise.all(loops);
