@@ -24,7 +24,9 @@ import { replaceFileDurably } from '../../api/sidecar/store/durable-file.ts';
 import { RecordTable } from '../../api/sidecar/store/json/record-table.ts';
 import { storeCodec } from '../../api/sidecar/store/json/store-file.ts';
 import { STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
+import { DAY_SERIES_SQL } from '../../api/sidecar/store/postgres/day-series.ts';
 import { migrateSchema } from '../../api/sidecar/store/postgres/schema.ts';
+import { reportPeriod, storeRange } from '../../api/report/period.ts';
 import { startPostgres } from '../../test/support/engines/postgres.ts';
 import { nextMessage } from './child-stats.ts';
 import { benchOptions, during } from './progress.ts';
@@ -92,6 +94,27 @@ async function seedPostgres(url: string, size: number): Promise<void> {
   }
 }
 
+/** signupsPerDay's statement for the ranges of a 90- and a 365-day report: the median of 3 runs, ms. */
+async function timeQuery(url: string): Promise<Record<number, number>> {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    const result: Record<number, number> = {};
+    for (const days of [90, 365]) {
+      const range = storeRange(reportPeriod(Date.now(), { days }));
+      const times: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        await pool.query(DAY_SERIES_SQL, [range.since, range.until]);
+        times.push(performance.now() - started);
+      }
+      result[days] = times.sort((a, b) => a - b)[1];
+    }
+    return result;
+  } finally {
+    await pool.end();
+  }
+}
+
 async function seedJson(dir: string, size: number): Promise<void> {
   const now = Date.now();
   const records: WaitlistRecord[] = [];
@@ -145,6 +168,9 @@ async function main(): Promise<void> {
       targeted ? (ok ? 'yes' : 'NO') : 'not a target',
     ]);
   };
+  const reference = (engineName: string, run: Run) =>
+    rows.push([engineName, 'count (reference)', run.seconds.toFixed(2), run.cpuSeconds.toFixed(2), '1.0', run.peakMb.toFixed(0), '1.0', '']);
+  let queryMs: Record<number, number> = {};
   const reports = (out: string): [string, string[]][] => [
     ['report html, 90 days', ['report', '--out', out]],
     ['report html, 365 days', ['report', '--days', '365', '--out', out]],
@@ -155,6 +181,8 @@ async function main(): Promise<void> {
     await during(`PostgreSQL: ${PG_RECORDS.toLocaleString('en')} rows by generate_series, then VACUUM ANALYZE`, seedPostgres(url, PG_RECORDS));
     const pgEnv = { DATABASE_URL: url };
     const pgCount = await during('PostgreSQL: waitlist count (reference)', measure(['count'], pgEnv));
+    reference('PostgreSQL', pgCount);
+    queryMs = await during('PostgreSQL: the grouped query alone', timeQuery(url));
     for (const [what, args] of reports(join(dir, 'pg.html'))) row('PostgreSQL', what, await during(`PostgreSQL: ${what}`, measure(args, pgEnv)), pgCount);
 
     const dataDir = join(dir, 'data');
@@ -162,10 +190,12 @@ async function main(): Promise<void> {
     await during(`JSON store: writing ${JSON_RECORDS.toLocaleString('en')} records`, seedJson(dataDir, JSON_RECORDS));
     const jsonEnv = { DATA_DIR: dataDir };
     const fileCount = await during('JSON, no sidecar: waitlist count (reference)', measure(['count'], jsonEnv));
+    reference('JSON, no sidecar', fileCount);
     for (const [what, args] of reports(join(dir, 'file.html'))) row('JSON, no sidecar', what, await during(`JSON, no sidecar: ${what}`, measure(args, jsonEnv)), fileCount, false);
     const sidecar = await during('JSON: starting the sidecar', startSidecar(dataDir));
     try {
       const channelCount = await during('JSON via the sidecar: waitlist count (reference)', measure(['count'], jsonEnv));
+      reference('JSON via the sidecar', channelCount);
       for (const [what, args] of reports(join(dir, 'channel.html'))) row('JSON via the sidecar', what, await during(`JSON via the sidecar: ${what}`, measure(args, jsonEnv)), channelCount);
     } finally {
       await sidecar.stop();
@@ -176,6 +206,7 @@ async function main(): Promise<void> {
   }
   console.log('');
   table(['engine', 'command', 'wall s', 'CPU s', '× count', 'peak MB', '× count', `≤ ${TARGET_SECONDS} s, ≤ ${TARGET_MB} MB`], rows);
+  console.log(`\nThe grouped query alone (signupsPerDay's statement at ${PG_RECORDS.toLocaleString('en')} rows, median of 3): ${Object.entries(queryMs).map(([days, ms]) => `${days} days ${ms.toFixed(0)} ms`).join(', ')}`);
   if (failed) process.exitCode = 1;
 }
 

@@ -14,6 +14,7 @@ export const BENCHES: readonly string[] = [
   'front.ts', // static files: front vs nginx vs naive; the status probe through proxies
   'sidecar.ts', // sign-ups on the JSON store at 1,000 and 100,000 records
   'postgres.ts', // sign-ups and statistics on PostgreSQL at 1,000,000 records beside the JSON store at 100,000
+  'report.ts', // the report command's time and peak memory on PostgreSQL and the JSON store
   'rate-limit-memory.ts', // in-memory windows flat over two floods; Redis engine decisions/s and p99
   'signup-peers.ts', // a sign-up through the product against a plain node:http peer, the h3 floor and pgbench
   'invite.ts', // 10,000 invitations at --rate 0 and a paced run on both stores, beside a sign-up load
