@@ -35,7 +35,8 @@ async function start(env: Record<string, string> = {}): Promise<Running> {
   return sidecar;
 }
 
-describe('sidecar process', () => {
+// Each case starts node processes (one starts six); on a busy 2-core machine one start can take seconds.
+describe('sidecar process', { timeout: 60_000 }, () => {
   it('process: prints its URL, reports ready over IPC, serves, and stops on SIGTERM with exit 0 and the lock released', async () => {
     const sidecar = await start({ LOG_REQUESTS: 'true' });
     expect(sidecar.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

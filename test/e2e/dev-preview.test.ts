@@ -98,13 +98,18 @@ describe('npm run dev', { timeout: 90_000 }, () => {
     expect(post.headers.get('location')).toBe('/de/danke/');
   });
 
-  /** The error overlay the preview shows in the browser (Vite's custom element; its text is in a shadow root). */
-  async function overlayText(pagePath: string): Promise<string> {
+  /**
+   * The error overlay the preview shows in the browser (Vite's custom element; its text is in a
+   * shadow root), once it names `file`: the element is attached before its message is filled in.
+   */
+  async function overlayText(pagePath: string, file: string): Promise<string> {
     const tab = await newPage();
     await tab.goto(`${url}${pagePath}`);
     const overlay = tab.locator('vite-error-overlay');
     await overlay.waitFor({ state: 'attached', timeout: 30_000 });
-    return overlay.evaluate((element) => element.shadowRoot?.textContent ?? element.textContent ?? '');
+    const text = () => overlay.evaluate((element) => element.shadowRoot?.textContent ?? element.textContent ?? '');
+    await expect.poll(text, { timeout: 30_000 }).toContain(file);
+    return text();
   }
 
   test('preview: a page with an H1 in its body shows the file, the line and the fix, in the browser and the terminal', async ({ onTestFinished }) => {
@@ -116,7 +121,7 @@ describe('npm run dev', { timeout: 90_000 }, () => {
     });
     await copy.write('content/en/imprint.md', page('en', 'imprint', 'Imprint', 'Who runs this site and how to reach them.', 'Intro.\n\n# A second H1'));
     await expect.poll(async () => (await fetch(`${url}/imprint/`)).status, { timeout: 30_000 }).toBe(500);
-    const text = await overlayText('/imprint/');
+    const text = await overlayText('/imprint/', 'content/en/imprint.md');
     for (const part of ['content/en/imprint.md', 'body line 3', 'Start sections with ##']) {
       expect(text).toContain(part);
       expect(output).toContain(part);
@@ -126,7 +131,7 @@ describe('npm run dev', { timeout: 90_000 }, () => {
   test('preview: bad frontmatter shows the file, the field and what to write, in the browser and the terminal', async () => {
     await copy.write('content/de/impressum.md', page('de', 'imprint', 'Impressum', 'Zu kurz.', 'Text.'));
     await expect.poll(async () => (await fetch(`${url}/de/impressum/`)).status, { timeout: 30_000 }).toBe(500);
-    const text = await overlayText('/de/impressum/');
+    const text = await overlayText('/de/impressum/', 'content/de/impressum.md');
     for (const part of ['content/de/impressum.md', 'description', 'at least 20 characters: write one sentence']) {
       expect(text).toContain(part);
       expect(output).toContain(part);
