@@ -214,15 +214,16 @@ describe('waitlist report: options', { timeout: 60_000 }, () => {
     await expect(stat(unwritable)).rejects.toThrow();
   });
 
-  it('report --help -> exit 0 with the usage; on an empty list every count is 0 and no change has a percentage', async () => {
+  it('report --help -> exit 0 with the usage; --since on an empty list: from that day to now, every count 0, no change has a percentage', async () => {
     const env = { DATA_DIR: dir };
     const [help, empty] = await Promise.all([
       runCommand('scripts/waitlist.ts', ['report', '--help'], env),
-      runCommand('scripts/waitlist.ts', ['report', '--format', 'json', '--days', '7', '--now', NOW], env),
+      runCommand('scripts/waitlist.ts', ['report', '--format', 'json', '--since', '2026-11-19', '--now', NOW], env),
     ]);
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toMatch(/^usage: npm run waitlist -- report /);
     const json = JSON.parse(empty.stdout);
+    expect(json.period).toEqual({ now: NOW, from: '2026-11-19', to: '2026-11-25', days: 7 });
     expect(json.signups).toEqual([0, 0, 0, 0, 0, 0, 0]);
     expect(json.comparisons.week).toMatchObject({ change: 0, changePercent: null });
   });
