@@ -70,7 +70,7 @@ const MAX_BATCH = 500;
 /** Confirmations recorded together: fewer than the connections of a PostgreSQL pool, many for one JSON commit. */
 const CONFIRM_BATCH = 16;
 /** The longest a confirmation waits for others to join it. */
-const CONFIRM_DELAY_MS = 250;
+const CONFIRM_DELAY_MS = 1000;
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
