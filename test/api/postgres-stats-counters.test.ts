@@ -21,7 +21,8 @@ import { migrateToPostgres } from '../../api/sidecar/store/postgres/migrate.ts';
 import { openPool } from '../../api/sidecar/store/postgres/pool.ts';
 import { migrateSchema, SCHEMA_VERSION } from '../../api/sidecar/store/postgres/schema.ts';
 import { PostgresWaitlistStore } from '../../api/sidecar/store/postgres/waitlist-store.ts';
-import { postgresBinDir, startPostgres, type PostgresEngine } from '../support/engines/postgres.ts';
+import { postgresBinDir, type PostgresEngine } from '../support/engines/postgres.ts';
+import { sharedPostgres } from '../support/engines/shared.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
 import { runCommand } from './support/cli.ts';
 
@@ -76,7 +77,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'statistics counters on Postg
   };
 
   beforeAll(async () => {
-    engine = await startPostgres();
+    engine = await sharedPostgres();
   });
   afterAll(async () => {
     await Promise.all(pools.map((p) => p.end()));

@@ -15,7 +15,8 @@ import { loadOrCreateSharedKeys } from '../../api/sidecar/store/postgres/keys.ts
 import { openPool } from '../../api/sidecar/store/postgres/pool.ts';
 import { migrateSchema, SCHEMA_VERSION } from '../../api/sidecar/store/postgres/schema.ts';
 import { PostgresWaitlistStore } from '../../api/sidecar/store/postgres/waitlist-store.ts';
-import { postgresBinDir, startPostgres, type PostgresEngine } from '../support/engines/postgres.ts';
+import { postgresBinDir, type PostgresEngine } from '../support/engines/postgres.ts';
+import { sharedPostgres } from '../support/engines/shared.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
 
 const T0 = Date.parse('2026-11-20T12:00:00.000Z');
@@ -51,7 +52,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'PostgreSQL store', () => {
   };
 
   beforeAll(async () => {
-    engine = await startPostgres();
+    engine = await sharedPostgres();
   });
   afterAll(async () => {
     await Promise.all(pools.map((pool) => pool.end()));
