@@ -14,7 +14,9 @@
 import type { InviteFilter } from '../sidecar/domain/invitation.ts';
 import type { WaitlistRecord } from '../sidecar/domain/record.ts';
 import type { InvitationStore } from '../sidecar/store/waitlist-store.ts';
+import { ClaimQueue } from './claim-queue.ts';
 import { composeInvitation, type RenderedMessage } from './compose.ts';
+import { Confirmations } from './confirmations.ts';
 import { Pace } from './pace.ts';
 import { classifyFailure, failureReply, type MailServer } from './transport.ts';
 
@@ -64,14 +66,6 @@ export interface RunSummary {
   stopped?: string;
 }
 
-/** The largest claim: members claimed by one durable write. */
-const MAX_BATCH = 500;
-
-/** Confirmations recorded together: fewer than the connections of a PostgreSQL pool, many for one JSON commit. */
-const CONFIRM_BATCH = 16;
-/** The longest a confirmation waits for others to join it. */
-const CONFIRM_DELAY_MS = 1000;
-
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 export async function runInvitations(deps: InviteRunDeps, options: InviteRunOptions): Promise<RunSummary> {
@@ -79,18 +73,6 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
   const summary: RunSummary = { sent: 0, failed: 0, unconfirmed: 0, notSent: 0 };
   const startedAt = deps.now().toISOString();
   const pace = new Pace(options.rate);
-  // Small claims: a crash leaves at most about two batches claimed. With a rate, a batch is two
-  // seconds of sending. Without one it starts at four messages per connection and doubles each
-  // time the workers had to wait for a claim, up to MAX_BATCH: a claim is one durable write (the
-  // JSON engine rewrites its file), so a slow store needs larger ones to keep the server busy.
-  let batchSize = options.rate > 0 ? Math.min(MAX_BATCH, Math.max(options.connections, Math.ceil(options.rate * 2))) : options.connections * 4;
-  const queue: WaitlistRecord[] = [];
-  let claimedTotal = 0;
-  let resending = options.resendUnconfirmed;
-  let exhausted = false;
-  let claiming: Promise<void> | undefined;
-  let grewFor: Promise<void> | undefined;
-  const confirmations = new Set<Promise<void>>();
   const halted = () => summary.stopped !== undefined || deps.signal?.aborted === true;
   const stop = (why: string) => (summary.stopped ??= why);
 
@@ -100,72 +82,12 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
     deps.onOutcome({ email: record.email, lang: record.lang, state, messageId: record.invitation!.messageId, ...(reply ? { reply } : {}) });
   };
 
-  /** Claims until a batch is queued (one claim at a time); a claim's error surfaces to the worker that waits for it. */
-  function refill(): Promise<void> {
-    claiming ??= (async () => {
-      while (queue.length < batchSize && !exhausted && !halted() && claimedTotal < options.count) {
-        const count = Math.min(batchSize, options.count - claimedTotal);
-        const claim = { count, filter: options.filter, at: deps.now().toISOString(), messageIdDomain: options.messageIdDomain };
-        const records = await store.claimInvitees(resending ? { ...claim, claimedBefore: startedAt } : claim);
-        claimedTotal += records.length;
-        queue.push(...records);
-        if (records.length === 0) {
-          if (resending) resending = false;
-          else exhausted = true;
-        }
-      }
-    })().finally(() => (claiming = undefined));
-    return claiming;
-  }
-
-  async function next(): Promise<WaitlistRecord | undefined> {
-    while (queue.length === 0) {
-      if (exhausted || halted() || claimedTotal >= options.count) return undefined;
-      if (claiming && claiming !== grewFor && options.rate === 0) {
-        grewFor = claiming;
-        batchSize = Math.min(MAX_BATCH, batchSize * 2);
-      }
-      await refill();
-    }
-    const record = queue.shift()!;
-    // The next claim is made while this batch is sent; an error there is met again by the next awaited claim.
-    if (queue.length <= batchSize / 2) refill().catch(() => {});
-    return record;
-  }
-
-  // Confirmations are gathered and recorded together (at CONFIRM_BATCH, or CONFIRM_DELAY_MS after the
-  // first): the JSON engine rewrites its file per commit, and one commit per message at a steady
-  // pace would slow the sign-ups. Until recorded the member is still claimed, which a crash leaves
-  // as unconfirmed (reported, never re-sent): the wait risks no second message.
-  const toConfirm: { record: WaitlistRecord; at: string }[] = [];
-  let confirmTimer: NodeJS.Timeout | undefined;
-
-  function flushConfirmations(): Promise<void> {
-    clearTimeout(confirmTimer);
-    confirmTimer = undefined;
-    const batch = toConfirm.splice(0);
-    const done: Promise<void> = Promise.all(
-      batch.map(({ record, at }) =>
-        store.confirmInvitation(record.email, record.invitation!.messageId, at).then(
-          () => report(record, 'sent'),
-          (storeError: Error) => {
-            report(record, 'unconfirmed', 'accepted by the mail server, but the store did not record it');
-            stop(`the store could not record a sent invitation (${storeError.message})`);
-          },
-        ),
-      ),
-    )
-      .then(() => undefined)
-      .finally(() => confirmations.delete(done));
-    confirmations.add(done);
-    return done;
-  }
-
-  async function confirmLater(record: WaitlistRecord, at: string): Promise<void> {
-    toConfirm.push({ record, at });
-    if (toConfirm.length >= CONFIRM_BATCH) await flushConfirmations();
-    else confirmTimer ??= setTimeout(() => void flushConfirmations(), CONFIRM_DELAY_MS);
-  }
+  const queue = new ClaimQueue(store, { ...options, startedAt }, deps.now, halted);
+  const confirmations = new Confirmations(store, (record, error) => {
+    if (!error) return report(record, 'sent');
+    report(record, 'unconfirmed', 'accepted by the mail server, but the store did not record it');
+    stop(`the store could not record a sent invitation (${error.message})`);
+  });
 
   async function deliver(record: WaitlistRecord): Promise<void> {
     const messageId = record.invitation!.messageId;
@@ -178,7 +100,7 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
         error = caught;
       }
       if (error === undefined) {
-        await confirmLater(record, deps.now().toISOString());
+        await confirmations.add(record, deps.now().toISOString());
         return;
       }
       const kind = classifyFailure(error);
@@ -209,11 +131,11 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
   async function worker(): Promise<void> {
     for (;;) {
       if (halted()) return;
-      const record = await next();
+      const record = await queue.next();
       if (!record) return;
       await pace.take();
       if (halted()) {
-        queue.unshift(record);
+        queue.putBack(record);
         return;
       }
       await deliver(record);
@@ -225,11 +147,9 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
   } catch (error) {
     stop(`the store failed (${(error as Error).message})`);
   }
-  await flushConfirmations();
-  await Promise.all([...confirmations]);
-  await claiming?.catch(() => {});
+  await confirmations.settle();
   // Claimed, never tried: back to never invited, so the next run picks them first.
-  for (const record of queue.splice(0)) await store.releaseInvitation(record.email, record.invitation!.messageId);
+  for (const record of await queue.leftOver()) await store.releaseInvitation(record.email, record.invitation!.messageId);
   if (deps.signal?.aborted) stop('interrupted');
   return summary;
 }
