@@ -13,7 +13,7 @@
  */
 import type { InviteFilter } from '../sidecar/domain/invitation.ts';
 import type { WaitlistRecord } from '../sidecar/domain/record.ts';
-import type { InvitationStore } from '../sidecar/store/waitlist-store.ts';
+import type { InvitationStore, OperatorStore } from '../sidecar/store/waitlist-store.ts';
 import { ClaimQueue } from './claim-queue.ts';
 import { composeInvitation, type RenderedMessage } from './compose.ts';
 import { Confirmations } from './confirmations.ts';
@@ -48,7 +48,7 @@ export interface InviteRunOptions {
 }
 
 export interface InviteRunDeps {
-  store: InvitationStore;
+  store: InvitationStore & Pick<OperatorStore, 'show'>;
   mail: MailServer;
   render(record: WaitlistRecord): RenderedMessage;
   now(): Date;
@@ -91,6 +91,12 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
 
   async function deliver(record: WaitlistRecord): Promise<void> {
     const messageId = record.invitation!.messageId;
+    // Erased since the claim (an erasure request while the run holds the member in its batch):
+    // nothing is sent. One read, no write.
+    if ((await store.show(record.email))?.invitation?.messageId !== messageId) {
+      report(record, 'not_sent', 'erased (or re-claimed) after this run claimed the member');
+      return;
+    }
     const mail = composeInvitation(deps.render(record), { from: options.from, to: record.email, messageId, date: deps.now() });
     for (let attempt = 1; ; attempt++) {
       let error: unknown;

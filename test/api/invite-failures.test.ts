@@ -10,7 +10,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
+import { SidecarChannel } from '../../api/sidecar/operator/client.ts';
+import { operatorSocketPath } from '../../api/sidecar/operator/protocol.ts';
 import { startSmtp, type SmtpHarness } from '../support/smtp.ts';
+import { startSidecar } from './support/process.ts';
 import { jsonLines, seedMembers, startWaitlist, waitlist } from './support/invite.ts';
 
 let dir: string;
@@ -126,5 +129,24 @@ describe('waitlist invite under failures', { timeout: 60_000 }, () => {
     expect(resend.stderr).toContain(`Sent ${unconfirmed.length},`);
     expect(await claimedEmails()).toEqual([]);
     expect((await records()).every((r) => r.invitation?.state === 'sent')).toBe(true);
+  });
+
+  it('invite: a member erased while the run holds them in its batch is not written to', async () => {
+    const emails = await seed(10);
+    const sidecar = await startSidecar({ DATA_DIR: dir });
+    try {
+      // Four connections, each message answered a second later: the last member's turn comes seconds after the first.
+      const slow = await smtpServer({ answerDelayMs: 1000 });
+      const run = invite(slow, '--count', '10', '--json');
+      await slow.waitFor(1);
+      expect(await new SidecarChannel(operatorSocketPath(dir)).erase('m9@example.com')).toBe(true);
+      const done = await run;
+      expect(done.code).toBe(0);
+      expect(slow.arrivals.map((a) => a.to).sort()).toEqual(emails.filter((e) => e !== 'm9@example.com').sort());
+      expect(jsonLines(done.stdout).find((l) => l.email === 'm9@example.com')).toMatchObject({ state: 'not_sent' });
+    } finally {
+      sidecar.child.kill('SIGTERM');
+      await sidecar.exited;
+    }
   });
 });
