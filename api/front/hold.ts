@@ -73,6 +73,7 @@ export function holdRoom(holdMs: number, events: Partial<HoldEvents> = {}, now: 
     deadlineFromNow: () => now() + holdMs,
     giveUp,
     hold(entry) {
+      if (entry.gone()) return;
       if (holdMs <= 0 || now() >= entry.deadline || waiting.length >= MAX_HELD) return giveUp(entry);
       if (!entry.counted) {
         entry.counted = true;
