@@ -7,18 +7,19 @@
  * per request and the front's ratios to each; targets: front CPU per request <= nginx with its
  * access log, <= 1.2x the floor. Then the status probe straight to the sidecar and through the
  * proxies (scripts/bench/probe.ts). Everything runs on 127.0.0.1 ephemeral ports and is stopped at
- * the end. `--duration=N` seconds, `--rounds=N` probe rounds, `--static-only`, `--probe-only`.
+ * the end. `--duration=N` seconds per run, `--rounds=N` interleaved rounds (median shown) for both
+ * parts, `--static-only`, `--probe-only`.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import autocannon, { type Result } from 'autocannon';
 import { configOrExit } from '../../api/config.ts';
 import { PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts';
 import { buildSite, staleReason } from '../../api/front/site-build.ts';
+import { measure, median, type Measured } from './latency.ts';
 import { benchEnv, probeBench } from './probe.ts';
 import { during, numberOption } from './progress.ts';
-import { cpuSeconds, loadNote, nginx, nodeServer, type Running } from './servers.ts';
+import { loadNote, nginx, nodeServer, type Running } from './servers.ts';
 import { table } from './table.ts';
 
 const USAGE = `usage: node scripts/bench/front.ts [--duration=N] [--rounds=N] [--static-only | --probe-only]
@@ -56,7 +57,7 @@ const guard = setTimeout(async () => {
   console.error('benchmark overran its time budget; stopping');
   await stopAll();
   process.exit(1);
-}, ((duration + 1) * (20 + rounds * 20) + 180) * 1000);
+}, ((duration + 1) * rounds * 35 + 180) * 1000);
 process.once('SIGINT', async () => (await stopAll(), process.exit(130)));
 
 const env: NodeJS.ProcessEnv = { ...benchEnv(), DATA_DIR: path.join(tmp, 'data') };
@@ -89,39 +90,31 @@ async function staticBench(): Promise<void> {
   await sameBodies(servers);
   const rows: string[][] = [];
   for (const target of PATHS) {
-    const results = new Map<string, Measured>();
-    for (const server of servers) {
-      results.set(server.name, await during(`static ${target} on ${server.name}: 1 s warm-up + ${duration} s`, load(server.url + target, CONNECTIONS, [server.pid])));
+    const runs = new Map<string, Measured[]>(servers.map((server) => [server.name, []]));
+    for (let round = 0; round < rounds; round++) {
+      // Interleaved rounds, the order alternating: a busy moment of the machine hits every server.
+      for (const server of round % 2 ? [...servers].reverse() : servers) {
+        const label = `static ${target}, round ${round + 1}/${rounds}: ${server.name}, 1 s warm-up + ${duration} s`;
+        runs.get(server.name)!.push(await during(label, measure(server.url + target, CONNECTIONS, duration, [server.pid])));
+      }
     }
-    const ours = results.get(front.name)!;
+    const ours = median(runs.get(front.name)!);
     for (const server of servers) {
-      const r = results.get(server.name)!;
+      const r = median(runs.get(server.name)!);
       const other = server !== front;
       rows.push([
-        target, server.name, fmt(r.requests.average), String(r.latency.p99), r.cpuMicros.toFixed(0),
-        other ? `${(ours.requests.average / r.requests.average).toFixed(2)}x` : '',
-        other ? `${(ours.cpuMicros / r.cpuMicros).toFixed(2)}x` : '',
-        problems(r),
+        target, server.name, fmt(r.requestsPerSecond), r.p99.toFixed(1), r.cpuMicros[0].toFixed(0),
+        other ? `${(ours.requestsPerSecond / r.requestsPerSecond).toFixed(2)}x` : '',
+        other ? `${(ours.cpuMicros[0] / r.cpuMicros[0]).toFixed(2)}x` : '',
+        String(r.failed),
       ]);
     }
   }
-  console.log(`\nStatic files, ${CONNECTIONS} connections, ${duration} s each; ${loadNote()}`);
+  console.log(`\nStatic files, ${CONNECTIONS} connections, ${duration} s per run, median of ${rounds} interleaved rounds; ${loadNote()}`);
   console.log('targets: front cpu/req <= 1.0x "nginx + log" (both write a line per request) and <= 1.2x "node floor"');
   console.log('(cpu µs/req: the server\'s CPU per request, robust on a busy machine; front/other: the front\'s figure over the other\'s)');
   table(['path', 'server', 'req/s', 'p99 ms', 'cpu µs/req', 'front/other req/s', 'front/other cpu', 'errors'], rows);
   for (const server of running.splice(0).reverse()) await server.stop();
-}
-
-type Measured = Result & { cpuMicros: number };
-
-/** One run after a one-second warm-up (JIT, kept-alive sockets), with the servers' CPU per request. */
-async function load(url: string, connections: number, pids: number[]): Promise<Measured> {
-  await autocannon({ url, connections, duration: 1 });
-  const cpu = async () => (await Promise.all(pids.map(cpuSeconds))).reduce((a, b) => a + b, 0);
-  const before = await cpu();
-  const result = await autocannon({ url, connections, duration });
-  const used = (await cpu()) - before;
-  return { ...result, cpuMicros: (used * 1e6) / Math.max(1, result.requests.total) };
 }
 
 /** The comparison is fair only if every server sends the same bytes for the same path. */
@@ -134,11 +127,6 @@ async function sameBodies(servers: Running[]): Promise<void> {
     }));
     if (new Set(sizes).size !== 1) throw new Error(`different bodies for ${target}: ${sizes.join(', ')} bytes`);
   }
-}
-
-function problems(r: Result): string {
-  const bad = r.errors + r.timeouts + r.non2xx;
-  return bad ? `${bad} (${r.non2xx} non-2xx)` : '0';
 }
 
 function fmt(n: number): string {
