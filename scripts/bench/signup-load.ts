@@ -54,6 +54,18 @@ export async function treeCpuSeconds(pid: number): Promise<number> {
 
 const cpuOf = (counted: Counted) => (counted.tree ? treeCpuSeconds(counted.pid) : ownCpuSeconds(counted.pid));
 
+/**
+ * µs of CPU per second each process spends with no request at all (timers, probes, a database's
+ * background workers), over `seconds`: at a fixed, low rate this work would otherwise be charged
+ * to the few sign-ups of each second.
+ */
+export async function idleMicrosPerSecond(processes: Counted[], seconds: number): Promise<number[]> {
+  const before = await Promise.all(processes.map(cpuOf));
+  await new Promise((done) => setTimeout(done, seconds * 1000));
+  const after = await Promise.all(processes.map(cpuOf));
+  return processes.map((_, i) => ((after[i] - before[i]) * 1e6) / seconds);
+}
+
 /** The body of sign-up `n` of this process. */
 export const signupBody = (n: number) => JSON.stringify({ email: `peer-${process.pid}-${n}@example.com`, consent: true, role: 'data', lang: 'de' });
 let sent = 0;

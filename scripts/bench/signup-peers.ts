@@ -13,8 +13,9 @@
  * Printed: sign-ups/s (median of the rounds), p50/p99, and the ratios to the plain peer; then, from
  * a second load in each round at the same fixed rate for all (`--signup-rate`, default 200/s, below
  * what each contender answers), the CPU µs per sign-up of each process (front, sidecar or server,
- * Redis, PostgreSQL with its backends): at equal work per second a busy machine's noise and the
- * per-wake-up costs of a slower server weigh the same on every contender.
+ * Redis, PostgreSQL with its backends), less what each process spends idle (measured once before
+ * the rounds): at equal work per second a busy machine's noise and the per-wake-up costs of a
+ * slower server weigh the same on every contender.
  * The database starts with `--signup-records` rows (default 100,000; the full measurement is
  * `--signup-records=1000000`), filled in SQL with the statistics' counters (postgres-seed.ts).
  */
@@ -27,7 +28,7 @@ import { seedPostgres } from './postgres-seed.ts';
 import { pgbenchLoad } from './pgbench.ts';
 import { during, numberOption, phase } from './progress.ts';
 import { nodeServer, sidecar, type Running } from './servers.ts';
-import { signupLoad, type Counted, type SignupRun } from './signup-load.ts';
+import { idleMicrosPerSecond, signupLoad, type Counted, type SignupRun } from './signup-load.ts';
 import { table } from './table.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -39,6 +40,8 @@ const fixedRate = numberOption('signup-rate', 200);
 
 interface Contender {
   name: string;
+  /** The processes whose CPU is counted, one per column. */
+  processes: Counted[];
   /** Per counted process: its column. */
   columns: string[];
   measure(rate?: number): Promise<SignupRun>;
@@ -87,16 +90,19 @@ async function main(): Promise<void> {
       const plain = await start(nodeServer('plain', path.join(import.meta.dirname, 'plain-signup-server.ts'), [url], process.env));
       const floor = await start(nodeServer('h3 floor', path.join(import.meta.dirname, 'h3-floor-server.ts'), [], process.env));
       const pg: Counted = { pid: engine.pid, tree: true };
-      const http = (origin: string, processes: Counted[]) => (rate?: number) => signupLoad(origin, CONNECTIONS, duration, processes, rate);
+      const http = (origin: string, processes: Counted[]) => ({ processes, measure: (rate?: number) => signupLoad(origin, CONNECTIONS, duration, processes, rate) });
       const list: Contender[] = [
-        { name: `product: front + sidecar${redis ? ', Redis limits' : ''}`, columns: ['front', 'server', ...(redis ? ['Redis'] : []), 'PostgreSQL'], measure: http(front.url, [{ pid: front.pid }, { pid: productSidecar.pid }, ...(redis ? [{ pid: redis.pid }] : []), pg]) },
-        { name: 'sidecar alone, TCP', columns: ['server', 'PostgreSQL'], measure: http(alone.url, [{ pid: alone.pid }, pg]) },
-        { name: 'plain node:http + pg + zod', columns: ['server', 'PostgreSQL'], measure: http(plain.url, [{ pid: plain.pid }, pg]) },
-        { name: 'h3 floor (no work)', columns: ['server'], measure: http(floor.url, [{ pid: floor.pid }]) },
-        { name: 'pgbench, the same statement', columns: ['PostgreSQL'], measure: (rate) => pgbenchLoad(path.join(bin, 'pgbench'), url, CONNECTIONS, duration, engine.pid, rate) },
+        { name: `product: front + sidecar${redis ? ', Redis limits' : ''}`, columns: ['front', 'server', ...(redis ? ['Redis'] : []), 'PostgreSQL'], ...http(front.url, [{ pid: front.pid }, { pid: productSidecar.pid }, ...(redis ? [{ pid: redis.pid }] : []), pg]) },
+        { name: 'sidecar alone, TCP', columns: ['server', 'PostgreSQL'], ...http(alone.url, [{ pid: alone.pid }, pg]) },
+        { name: 'plain node:http + pg + zod', columns: ['server', 'PostgreSQL'], ...http(plain.url, [{ pid: plain.pid }, pg]) },
+        { name: 'h3 floor (no work)', columns: ['server'], ...http(floor.url, [{ pid: floor.pid }]) },
+        { name: 'pgbench, the same statement', columns: ['PostgreSQL'], processes: [pg], measure: (rate) => pgbenchLoad(path.join(bin, 'pgbench'), url, CONNECTIONS, duration, engine.pid, rate) },
       ];
       return list;
     });
+    const counted = [...new Map(contenders.flatMap((c) => c.processes).map((p) => [p.pid, p])).values()];
+    const idleRates = await during('idle CPU of every process, 5 s', idleMicrosPerSecond(counted, 5));
+    const idle = new Map(counted.map((p, i) => [p.pid, idleRates[i]]));
     const runs = new Map<Contender, SignupRun[]>(contenders.map((c) => [c, []]));
     const paced = new Map<Contender, SignupRun[]>(contenders.map((c) => [c, []]));
     for (let round = 1; round <= rounds; round++) {
@@ -105,6 +111,8 @@ async function main(): Promise<void> {
         phase(`round ${round}/${rounds}: ${contender.name}: ${result.perSecond.toFixed(0)}/s, p99 ${result.p99.toFixed(1)} ms${result.failed ? `, ${result.failed} failed` : ''}`);
         runs.get(contender)!.push(result);
         const fixed = await during(`round ${round}/${rounds}: ${contender.name} at ${fixedRate}/s, ${duration} s`, contender.measure(fixedRate));
+        // What each process spends idle is not the sign-ups' (idleMicrosPerSecond).
+        fixed.cpuMicros = fixed.cpuMicros.map((micros, i) => Math.max(0, micros - idle.get(contender.processes[i].pid)! / Math.max(1, fixed.perSecond)));
         phase(`round ${round}/${rounds}: ${contender.name} at ${fixedRate}/s: CPU µs per sign-up ${fixed.cpuMicros.map((c) => c.toFixed(0)).join(' / ')}`);
         paced.get(contender)!.push(fixed);
       }
