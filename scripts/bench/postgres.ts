@@ -5,7 +5,7 @@
  * - statistics: 32 concurrent clients polling GET /api/v1/waitlist/stats with a Bearer token at
  *   100,000 and at 1,000,000 records, in alternating rounds (the spread between rounds of one size
  *   is the run's noise), and the statistics query alone (32 callers on a pool of 10, and one
- *   caller) at both sizes;
+ *   caller) at both sizes, after the same sign-up loads on both;
  *   targets: p99 <= 5 ms at both sizes, the two within the noise (an answer costs the same at any size);
  * - sign-ups: 32 concurrent clients posting distinct addresses (all with the same answers: every
  *   sign-up changes the same counters, the hot-row case) for `--duration` s (default 10), with the
@@ -23,7 +23,7 @@
  * event loop, so a sidecar stall near it is the machine's, not the sidecar's.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -61,6 +61,8 @@ const QUERY_POOL = 10;
 const duration = numberOption('duration', 10);
 const rounds = numberOption('rounds', 2);
 const statsSeconds = Math.max(3, Math.round(duration / 2));
+/** Clock ticks per second of /proc/<pid>/stat (Linux: 100). */
+const TICKS_PER_SECOND = 100;
 const CLIENT = { id: 'bench-client', secret: 'bench-secret-that-is-long-enough-0123456789' };
 
 if (process.argv.includes('--serve')) await serve();
@@ -112,6 +114,8 @@ interface Measured {
   load: Latencies;
   seconds: number;
   cpuUs: number;
+  /** CPU time of the database's server processes per request (robust where wall-clock figures are not). */
+  pgCpuUs?: number;
   stallMs: number;
   idleStallMs: number;
 }
@@ -124,7 +128,7 @@ async function main(): Promise<void> {
   const guard = setTimeout(() => {
     console.error('benchmark took too long: aborting');
     process.exit(1);
-  }, (rounds * (3 * duration + 2 * statsSeconds + 12) + 3 * duration + 600) * 1000);
+  }, (rounds * (4 * duration + 2 * statsSeconds + 12) + 3 * duration + 600) * 1000);
   guard.unref();
   console.log(
     `PostgreSQL store benchmark: ${CONNECTIONS} concurrent clients, ${duration} s per sign-up load, ${statsSeconds} s per statistics load, ` +
@@ -161,16 +165,18 @@ async function main(): Promise<void> {
     sidecars.push(withCounters, without, small);
     const watcher = new pg.Pool({ connectionString: engine.url, max: 1 });
     try {
-      for (const sidecar of [withCounters, without]) await during(`${sidecar.label}: 1 s warm-up`, signUps(sidecar.url, `warm-${sidecar.label}`, 1, CONNECTIONS));
+      for (const sidecar of [withCounters, without, small]) await during(`${sidecar.label}: 1 s warm-up`, signUps(sidecar.url, `warm-${sidecar.label}`, 1, CONNECTIONS));
       for (let round = 1; round <= rounds; round++) {
         const order = round % 2 ? [without, withCounters] : [withCounters, without];
         for (const sidecar of order) {
           const waits = watchLockWaits(watcher, sidecar === withCounters ? 'bench' : 'bench_plain');
-          const measured = await signupLoad(sidecar, control, `round ${round}`, 0);
+          const measured = await signupLoad(sidecar, control, `round ${round}`, 0, watcher, sidecar === withCounters ? 'bench' : 'bench_plain');
           lockWaits = { ...lockWaits, [sidecar === withCounters ? 'with' : 'without']: Math.max(lockWaits[sidecar === withCounters ? 'with' : 'without'], await waits()) };
           record(sidecar === withCounters ? 'signups' : 'signups-plain', measured);
         }
         record('signups-polled', await signupLoad(withCounters, control, `round ${round}`, POLLERS));
+        // The same write history on the smaller list (dead row versions in the counters, a fresh index end), so the sizes compare fairly.
+        await signupLoad(small, control, `round ${round}`, 0);
         for (const [size, sidecar] of [[PG_SMALL, small], [PG_LARGE, withCounters]] as const) {
           const stats = await during(`${size.toLocaleString('en')} rows, round ${round}: statistics, ${CONNECTIONS} clients for ${statsSeconds} s`, pollStats(sidecar.url, sidecar.token, statsSeconds, CONNECTIONS));
           phase(`  statistics at ${size.toLocaleString('en')} rows: ${(stats.ok / statsSeconds).toFixed(0)}/s, p50 ${stats.p50.toFixed(2)} ms, p99 ${stats.p99.toFixed(2)} ms, non-200 ${stats.failed}`);
@@ -213,6 +219,7 @@ async function main(): Promise<void> {
   const queryP99 = (size: number) => mean(queries.get(size)!.map((q) => q.p99));
   const noise = Math.max(...[statsSmall, statsLarge].map((runs) => spread(runs.map((r) => r.load.p99))));
   const queryNoise = Math.max(...[PG_SMALL, PG_LARGE].map((size) => spread(queries.get(size)!.map((q) => q.p99))));
+  const pgCpu = (runs: Measured[]) => mean(runs.map((r) => r.pgCpuUs ?? 0));
   const singleP50 = (size: number) => mean(singles.get(size)!.map((q) => q.p50));
   const singleNoise = Math.max(...[PG_SMALL, PG_LARGE].map((size) => spread(singles.get(size)!.map((q) => q.p50))));
   table(['measurement', 'reference', 'measured', 'reference value', 'ratio', 'target'], [
@@ -221,6 +228,7 @@ async function main(): Promise<void> {
     ['stats query p50 at 1,000,000 rows, one caller', 'the same at 100,000', ms(singleP50(PG_LARGE)), ms(singleP50(PG_SMALL)), ratio(singleP50(PG_LARGE), singleP50(PG_SMALL)), `within noise (${pct(singleNoise)})`],
     ['sign-ups/s with the counters', 'without them', rate(signups).toFixed(0), rate(plain).toFixed(0), ratio(rate(signups), rate(plain)), '>= 0.90'],
     ['sign-up p99 with the counters', 'without them', ms(p99(signups)), ms(p99(plain)), ratio(p99(signups), p99(plain)), '<= 1.10'],
+    ['PostgreSQL CPU per sign-up with the counters', 'without them', us(pgCpu(signups)), us(pgCpu(plain)), ratio(pgCpu(signups), pgCpu(plain)), 'what the triggers cost'],
     [`sign-up p99 while ${POLLERS} clients poll stats`, 'no pollers', ms(p99(polled)), ms(p99(signups)), ratio(p99(polled), p99(signups)), '<= 1.10'],
   ]);
   console.log(
@@ -243,6 +251,9 @@ function spread(values: number[]): number {
 }
 function ms(value: number): string {
   return `${value.toFixed(2)} ms`;
+}
+function us(value: number): string {
+  return `${value.toFixed(0)} µs`;
 }
 function pct(value: number): string {
   return `±${(value * 100).toFixed(0)} %`;
@@ -302,7 +313,8 @@ async function stopSidecar(sidecar: Sidecar): Promise<void> {
 }
 
 /** Sign-ups for `duration` s, with `pollers` clients polling the statistics meanwhile. */
-async function signupLoad(sidecar: Sidecar, control: ChildProcess, round: string, pollers: number): Promise<Measured> {
+async function signupLoad(sidecar: Sidecar, control: ChildProcess, round: string, pollers: number, watcher?: pg.Pool, database?: string): Promise<Measured> {
+  const pgBefore = watcher && database ? await serverCpuMs(watcher, database) : undefined;
   const label = `${sidecar.label}, ${round}: sign-ups, ${CONNECTIONS} clients for ${duration} s${pollers ? ` while ${pollers} clients poll the statistics` : ''}`;
   const [before] = await Promise.all([ask(sidecar.child, 'reset'), ask(control, 'reset')]);
   const [load, polls] = await during(label, Promise.all([
@@ -315,7 +327,25 @@ async function signupLoad(sidecar: Sidecar, control: ChildProcess, round: string
       `max stall ${after.maxStallMs.toFixed(1)} ms (idle process: ${noise.maxStallMs.toFixed(1)} ms)` +
       (polls ? `; stats meanwhile ${(polls.ok / duration).toFixed(0)}/s, p99 ${polls.p99.toFixed(2)} ms` : ''),
   );
-  return { load, seconds: duration, cpuUs: ((after.cpuMs - before.cpuMs) * 1000) / Math.max(1, load.ok + load.failed), stallMs: after.maxStallMs, idleStallMs: noise.maxStallMs };
+  const pgCpuUs = pgBefore ? (((await serverCpuMs(watcher!, database!)) - pgBefore) * 1000) / Math.max(1, load.ok + load.failed) : undefined;
+  if (pgCpuUs !== undefined) phase(`  PostgreSQL CPU per sign-up: ${pgCpuUs.toFixed(0)} µs`);
+  return { load, seconds: duration, cpuUs: ((after.cpuMs - before.cpuMs) * 1000) / Math.max(1, load.ok + load.failed), pgCpuUs, stallMs: after.maxStallMs, idleStallMs: noise.maxStallMs };
+}
+
+/**
+ * CPU time (ms) used so far by the server processes connected to `database` (the sidecar's pool
+ * stays connected through a load), read from /proc: the throwaway server runs on this machine.
+ */
+async function serverCpuMs(watcher: pg.Pool, database: string): Promise<number> {
+  const { rows } = await watcher.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+  let ticks = 0;
+  for (const { pid } of rows) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
 }
 
 /**
@@ -331,7 +361,7 @@ function watchLockWaits(pool: pg.Pool, database: string): () => Promise<number> 
       samples.push(Number(rows[0].n));
       await new Promise((done) => setTimeout(done, 50));
     }
-  })();
+  })().catch(() => {}); // the load failed and closed the pool: its own error is the one reported
   return async () => {
     stopped = true;
     await sampling;

@@ -19,6 +19,7 @@ import { readJsonDataDir, type MigrationSource } from './json-source.ts';
 import { sharedKey } from './keys.ts';
 import { openPool } from './pool.ts';
 import { migrateSchema } from './schema.ts';
+import { STATS_TRIGGERS } from './stats-schema.ts';
 
 export interface MigrationReport {
   waitlist: { source: number; inserted: number; updated: number; unchanged: number; inDatabase: number; matched: number };
@@ -98,6 +99,9 @@ export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource):
   const db = await pool.connect();
   try {
     await db.query('BEGIN');
+    // The statistics' counters are rebuilt once before COMMIT, not changed row by row (stats-schema.ts).
+    // Disabling triggers takes the table's SHARE ROW EXCLUSIVE lock: sign-ups wait for the COMMIT.
+    await db.query(`ALTER TABLE waitlist ${STATS_TRIGGERS.map((name) => `DISABLE TRIGGER ${name}`).join(', ')}`);
     await db.query('CREATE TEMP TABLE migrated (email text PRIMARY KEY) ON COMMIT DROP');
     const waitlist = { source: 0, inserted: 0, updated: 0, unchanged: 0, inDatabase: 0, matched: 0 };
     let batch: WaitlistRecord[] = [];
@@ -152,6 +156,8 @@ export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource):
         `The comparison failed (waitlist ${waitlist.matched} of ${waitlist.source}, clients ${clients.matched} of ${clients.source} found in the database); nothing was changed.`,
       );
     }
+    await db.query('SELECT stats_rebuild()');
+    await db.query(`ALTER TABLE waitlist ${STATS_TRIGGERS.map((name) => `ENABLE TRIGGER ${name}`).join(', ')}`);
     await db.query('COMMIT');
     return { waitlist, clients, keys };
   } catch (error) {
