@@ -327,7 +327,7 @@ async function signupLoad(sidecar: Sidecar, control: ChildProcess, round: string
       `max stall ${after.maxStallMs.toFixed(1)} ms (idle process: ${noise.maxStallMs.toFixed(1)} ms)` +
       (polls ? `; stats meanwhile ${(polls.ok / duration).toFixed(0)}/s, p99 ${polls.p99.toFixed(2)} ms` : ''),
   );
-  const pgCpuUs = pgBefore ? (((await serverCpuMs(watcher!, database!)) - pgBefore) * 1000) / Math.max(1, load.ok + load.failed) : undefined;
+  const pgCpuUs = pgBefore !== undefined ? (((await serverCpuMs(watcher!, database!)) - pgBefore) * 1000) / Math.max(1, load.ok + load.failed) : undefined;
   if (pgCpuUs !== undefined) phase(`  PostgreSQL CPU per sign-up: ${pgCpuUs.toFixed(0)} µs`);
   return { load, seconds: duration, cpuUs: ((after.cpuMs - before.cpuMs) * 1000) / Math.max(1, load.ok + load.failed), pgCpuUs, stallMs: after.maxStallMs, idleStallMs: noise.maxStallMs };
 }
