@@ -42,6 +42,9 @@ export default defineConfig({
           ...common,
           name: 'unit',
           include: ['test/*.test.ts', 'test/{api,site,front,openapi}/**/*.test.ts'],
+          // In-process tests that clean up after themselves: a worker runs one file after another
+          // instead of a new worker (a Node start, vitest's runtime, the modules) for each.
+          isolate: false,
         },
       },
       {
