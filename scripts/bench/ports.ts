@@ -3,13 +3,36 @@ import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 
-/** A 127.0.0.1 port that was free a moment ago. */
+/**
+ * Ports handed to child processes are drawn below Linux's ephemeral range (32768–60999 by
+ * default), where the kernel never places the local end of an outgoing connection: a port from
+ * listen(0) lies inside that range, and any connection opened between the check and the child's
+ * own listen (to PostgreSQL, Redis, the stack itself) could take it, which made a stack fail to
+ * start now and then under a busy test run.
+ */
+const LOW = 20_000;
+const HIGH = 32_767;
+const handedOut = new Set<number>();
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A 127.0.0.1 port that was free a moment ago and that this process has not handed out before. */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = LOW + Math.floor(Math.random() * (HIGH - LOW + 1));
+    if (handedOut.has(port)) continue;
+    if (await canListen(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port between ${LOW} and ${HIGH} after 200 tries`);
 }
 
 /**
