@@ -16,7 +16,7 @@ import { startFront, type Front } from '../api/front/start-front.ts';
 import { loadSite } from '../api/front/static.ts';
 import { superviseSidecar } from '../api/front/supervisor.ts';
 import { createLogger } from '../api/log/logger.ts';
-import type { FrontMetrics } from '../api/metrics/front-metrics.ts';
+import type { FrontMetrics } from '../api/front/metrics.ts';
 import type { MetricsServer } from '../api/metrics/server.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -39,7 +39,7 @@ const sidecar = superviseSidecar({
 });
 // prom-client is loaded only when metrics are on: nothing of it costs start-up time otherwise.
 const metrics: FrontMetrics | undefined =
-  config.METRICS_PORT === undefined ? undefined : (await import('../api/metrics/front-metrics.ts')).createFrontMetrics(() => sidecar.upstream() !== undefined);
+  config.METRICS_PORT === undefined ? undefined : (await import('../api/front/metrics.ts')).createFrontMetrics(() => sidecar.upstream() !== undefined);
 let front: Front | undefined;
 let metricsServer: MetricsServer | undefined;
 let stoppingSince: number | undefined;

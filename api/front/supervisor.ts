@@ -6,7 +6,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { askMetrics, askReadiness } from '../metrics/ipc.ts';
 import { addressFromReady } from '../net/sidecar-address.ts';
-import type { Readiness } from '../sidecar/health/engine-state.ts';
+import type { Readiness } from '../metrics/readiness.ts';
 import type { SignalledMessage, StopMessage } from '../sidecar/stop-request.ts';
 import type { Upstream } from './proxy.ts';
 

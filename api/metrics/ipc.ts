@@ -6,7 +6,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Registry } from 'prom-client';
-import type { Readiness } from '../sidecar/health/engine-state.ts';
+import type { Readiness } from './readiness.ts';
 
 interface MetricsRequest {
   type: 'metrics?';

@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
-import type { Readiness } from '../sidecar/health/engine-state.ts';
+import type { Readiness } from './readiness.ts';
 
 /** How /readyz answers when the API process gives no readiness (starting, restarting, stuck). */
 const NO_SIDECAR = { ready: false, engines: [], error: 'the API process does not answer' };

@@ -18,7 +18,7 @@ import { systemClock } from './deps.ts';
 import { createLogger } from '../log/logger.ts';
 import { answerMetrics, answerReadiness } from '../metrics/ipc.ts';
 import type { EngineHealth } from './health/engine-health.ts';
-import { readinessOf } from './health/engine-state.ts';
+import { readinessOf } from '../metrics/readiness.ts';
 import { openRateLimitStore, type RateLimitStore } from './http/rate-limit/index.ts';
 import type { Backend } from './store/backend.ts';
 import { openBackend } from './store/open-backend.ts';
@@ -32,7 +32,7 @@ const config = configOrExit();
 const logger = createLogger('sidecar', config);
 // Only when scraped does anything cross to the front (metrics/ipc.ts). Off without METRICS_PORT,
 // and then prom-client is not even loaded.
-const metrics = config.METRICS_PORT === undefined ? undefined : (await import('../metrics/sidecar-metrics.ts')).createSidecarMetrics();
+const metrics = config.METRICS_PORT === undefined ? undefined : (await import('./metrics.ts')).createSidecarMetrics();
 if (metrics) answerMetrics(metrics.registry);
 
 async function start(): Promise<void> {

@@ -10,7 +10,7 @@
  */
 import type { Logger } from '../http/log.ts';
 import { describeCause } from './unavailable.ts';
-import type { EngineName, EngineState } from './engine-state.ts';
+import type { EngineName, EngineState } from '../../metrics/readiness.ts';
 
 /** While an engine is away, one summary line per this interval. */
 export const SUMMARY_INTERVAL_MS = 10_000;

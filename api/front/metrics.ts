@@ -4,8 +4,8 @@
  * status. The sidecar's own numbers (store commits) come over IPC when scraped (ipc.ts).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Finished } from '../front/log.ts';
-import { operationOf, SIGNUP_OPERATIONS } from './operation.ts';
+import type { Finished } from './log.ts';
+import { operationOf, SIGNUP_OPERATIONS } from '../metrics/operation.ts';
 
 /** Seconds; the API answers in about 0.2 ms, a page from memory faster, a commit can take 100 ms. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

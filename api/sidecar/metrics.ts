@@ -4,8 +4,8 @@
  * `sidecar_` prefix so that they sit beside the front's in one scrape without clashing.
  */
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { EngineState } from '../sidecar/health/engine-state.ts';
-import type { CommitInfo } from '../sidecar/store/waitlist-store.ts';
+import type { EngineState } from '../metrics/readiness.ts';
+import type { CommitInfo } from './store/waitlist-store.ts';
 
 export interface SidecarMetrics {
   registry: Registry;
