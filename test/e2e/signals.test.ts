@@ -73,7 +73,9 @@ const alive = (pid: number) => {
   }
 };
 
-describe('npm start stops cleanly on every signal path', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
+// Every case starts its own `npm start` on its own port and data directory and shares nothing with
+// the others: they run side by side, as a start mostly waits on I/O.
+describe.concurrent('npm start stops cleanly on every signal path', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
   const TO: Record<Target, string> = {
     npm: 'the npm process',
     node: 'the node process',
@@ -107,7 +109,7 @@ describe('npm start stops cleanly on every signal path', { timeout: OWN_STACK_TI
   });
 });
 
-describe('a signal for the sidecar alone', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
+describe.concurrent('a signal for the sidecar alone', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
   test('signals: SIGTERM to the sidecar alone -> it stops gracefully and a new one serves; npm start keeps running', async () => {
     const started = await npmStart();
     try {
