@@ -4,49 +4,31 @@
  * order, filters, never an erased member, nobody twice), and how it refuses.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { dkimVerify } from 'mailauth';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
-import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
-import { startSmtp, type SmtpHarness } from '../support/smtp.ts';
-import { INVITE_URL, jsonLines, seedMembers, waitlist } from './support/invite.ts';
+import { describe, expect } from 'vitest';
+import type { SmtpHarness } from '../support/smtp.ts';
+import { INVITE_URL, jsonLines, waitlist } from './support/invite.ts';
+import { inviteTest } from './support/invite-workspace.ts';
 
-let dir: string;
-let smtp: SmtpHarness | undefined;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'invite-cli-'));
-});
-afterEach(async () => {
-  await smtp?.close();
-  smtp = undefined;
-  await rm(dir, { recursive: true, force: true });
-});
+const it = inviteTest('invite-cli-');
 
-async function seed(n: number): Promise<string[]> {
-  const store = await JsonWaitlistStore.open(dir);
-  try {
-    return await seedMembers(store, n);
-  } finally {
-    await store.close();
-  }
-}
-
-const records = async (): Promise<WaitlistRecord[]> => JSON.parse(await readFile(join(dir, STORE_FILE_NAME), 'utf8')).records;
-const env = (extra: Record<string, string> = {}) => ({ DATA_DIR: dir, ...(smtp ? { SMTP_URL: smtp.url } : {}), ...extra });
+/** The command's environment on `dir`, sending through `smtp` once there is one. */
+const envFor = (dir: string, smtp?: SmtpHarness) => (extra: Record<string, string> = {}) => ({ DATA_DIR: dir, ...(smtp ? { SMTP_URL: smtp.url } : {}), ...extra });
 
 /** No address of the list in what a run logs (stderr). */
 function expectNoAddress(stderr: string, emails: string[]): void {
   for (const email of emails) expect(stderr).not.toContain(email);
 }
 
-describe('waitlist invite', { timeout: 60_000 }, () => {
-  it('invite: en and de members get their language, HTML and text, List-Unsubscribe, Content-Language, a Message-ID on the operator domain, DKIM that verifies', async () => {
+describe.concurrent('waitlist invite', { timeout: 60_000 }, () => {
+  it('invite: en and de members get their language, HTML and text, List-Unsubscribe, Content-Language, a Message-ID on the operator domain, DKIM that verifies', async ({ ws }) => {
+    const { dir, seed, records, smtpServer } = ws;
     const emails = await seed(2);
-    smtp = await startSmtp();
+    const smtp = await smtpServer();
+    const env = envFor(dir, smtp);
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const keyFile = join(dir, 'dkim.pem');
     await writeFile(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
@@ -98,9 +80,11 @@ describe('waitlist invite', { timeout: 60_000 }, () => {
     expect(JSON.parse(show.stdout).invitation).toEqual(stored[0].invitation);
   });
 
-  it('invite: the filters pick the next members in sign-up order; an erased member gets nothing; two runs in a row write to nobody twice', async () => {
+  it('invite: the filters pick the next members in sign-up order; an erased member gets nothing; two runs in a row write to nobody twice', async ({ ws }) => {
+    const { dir, seed, smtpServer } = ws;
     const emails = await seed(8);
-    smtp = await startSmtp();
+    const smtp = await smtpServer();
+    const env = envFor(dir, smtp);
     const first = await waitlist(env(), 'invite', '--count', '2', '--role', 'data', '--yes', '--json', '--rate', '0');
     expect(first.code).toBe(0);
     expect(jsonLines(first.stdout).filter((l) => l.state === 'sent').map((l) => l.email).sort()).toEqual(['m1@example.com', 'm2@example.com']);
@@ -119,7 +103,8 @@ describe('waitlist invite', { timeout: 60_000 }, () => {
     expect(smtp.arrivals).toHaveLength(7);
   });
 
-  it('invite: --dry-run renders one .eml per message with --out and marks nobody; --to sends one sample per language and marks nobody', async () => {
+  it('invite: --dry-run renders one .eml per message with --out and marks nobody; --to sends one sample per language and marks nobody', async ({ ws }) => {
+    const { dir, seed, records, smtpServer } = ws;
     await seed(3);
     const out = join(dir, 'out');
     const dry = await waitlist({ DATA_DIR: dir }, 'invite', '--count', '5', '--dry-run', '--out', out);
@@ -129,7 +114,8 @@ describe('waitlist invite', { timeout: 60_000 }, () => {
     const parsed = await simpleParser(await readFile(join(out, '0002-de.eml')));
     expect(parsed.subject).toBe('Ihr Platz ist bereit: willkommen bei Nimbus');
     expect(parsed.to && 'text' in parsed.to ? parsed.to.text : '').toBe('m1@example.com');
-    smtp = await startSmtp();
+    const smtp = await smtpServer();
+    const env = envFor(dir, smtp);
     const sample = await waitlist(env(), 'invite', '--to', 'Me@Operator.example');
     expect(sample.code).toBe(0);
     expect(smtp.arrivals.map((a) => [a.to, a.parsed.headers.get('content-language')])).toEqual([
@@ -139,20 +125,24 @@ describe('waitlist invite', { timeout: 60_000 }, () => {
     expect((await records()).filter((r) => r.invitation)).toEqual([]);
   });
 
-  it('invite: --help; bad flags exit 2; no SMTP_URL refuses in one line; no terminal and no --yes refuses; nothing is marked', async () => {
+  it('invite: --help; bad flags exit 2; no SMTP_URL refuses in one line; no terminal and no --yes refuses; nothing is marked', async ({ ws }) => {
+    const { dir, seed, records, smtpServer } = ws;
+    let env = envFor(dir);
     await seed(2);
     const help = await waitlist(env(), 'invite', '--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--resend-unconfirmed');
-    for (const args of [['--count', '0'], ['--count', '2', '--lang', 'fr'], ['--count', '2', '--bogus'], ['--count', '1', '--rate', 'fast']]) {
-      const bad = await waitlist(env(), 'invite', ...args);
-      expect(bad.code, args.join(' ')).toBe(2);
-      expect(bad.stderr, args.join(' ')).toMatch(/^error: /);
-    }
+    const badArgs = [['--count', '0'], ['--count', '2', '--lang', 'fr'], ['--count', '2', '--bogus'], ['--count', '1', '--rate', 'fast']];
+    const bads = await Promise.all(badArgs.map((args) => waitlist(env(), 'invite', ...args)));
+    badArgs.forEach((args, i) => {
+      expect(bads[i].code, args.join(' ')).toBe(2);
+      expect(bads[i].stderr, args.join(' ')).toMatch(/^error: /);
+    });
     const noSmtp = await waitlist({ DATA_DIR: dir }, 'invite', '--count', '1', '--yes');
     expect(noSmtp.code).toBe(1);
     expect(noSmtp.stderr.trim().split('\n')).toEqual([expect.stringContaining('set SMTP_URL')]);
-    smtp = await startSmtp();
+    const smtp = await smtpServer();
+    env = envFor(dir, smtp);
     const noYes = await waitlist(env(), 'invite', '--count', '1');
     expect(noYes.code).toBe(2);
     expect(noYes.stderr).toContain('confirm on a terminal, or add --yes');
@@ -164,9 +154,11 @@ describe('waitlist invite', { timeout: 60_000 }, () => {
     expect((await records()).filter((r) => r.invitation)).toEqual([]);
   });
 
-  it('invite: smtp:// requires STARTTLS unless the URL says otherwise; the refusal marks nobody', async () => {
+  it('invite: smtp:// requires STARTTLS unless the URL says otherwise; the refusal marks nobody', async ({ ws }) => {
+    const { dir, seed, records, smtpServer } = ws;
     await seed(1);
-    smtp = await startSmtp();
+    const smtp = await smtpServer();
+    const env = envFor(dir, smtp);
     const run = await waitlist(env({ SMTP_URL: smtp.url.replace('?starttls=off', '') }), 'invite', '--count', '1', '--yes');
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Stopped: the mail server refuses this session');

@@ -4,46 +4,21 @@
  * member gets two messages, and every member claimed but never confirmed is reported by the next
  * run, never skipped silently and never re-sent unless --resend-unconfirmed says so.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
-import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
 import { SidecarChannel } from '../../api/sidecar/operator/client.ts';
 import { operatorSocketPath } from '../../api/sidecar/operator/protocol.ts';
-import { startSmtp, type SmtpHarness } from '../support/smtp.ts';
+import type { SmtpHarness } from '../support/smtp.ts';
 import { startSidecar } from './support/process.ts';
-import { jsonLines, seedMembers, startWaitlist, waitlist } from './support/invite.ts';
+import { jsonLines, startWaitlist, waitlist } from './support/invite.ts';
+import { inviteTest } from './support/invite-workspace.ts';
 
-let dir: string;
-const servers: SmtpHarness[] = [];
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'invite-fail-'));
-});
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const it = inviteTest('invite-fail-');
 
-async function seed(n: number): Promise<string[]> {
-  const store = await JsonWaitlistStore.open(dir);
-  try {
-    return await seedMembers(store, n);
-  } finally {
-    await store.close();
-  }
-}
-
-async function smtpServer(options: Parameters<typeof startSmtp>[0] = {}): Promise<SmtpHarness> {
-  const server = await startSmtp(options);
-  servers.push(server);
-  return server;
-}
-
-const records = async (): Promise<WaitlistRecord[]> => JSON.parse(await readFile(join(dir, STORE_FILE_NAME), 'utf8')).records;
-const invite = (server: SmtpHarness, ...args: string[]) => waitlist({ DATA_DIR: dir, SMTP_URL: server.url }, 'invite', '--yes', '--rate', '0', ...args);
-const claimedEmails = async () => (await records()).filter((r) => r.invitation?.state === 'claimed').map((r) => r.email).sort();
+/** The invite command on `dir`, sending through `server`. */
+const inviteOn = (dir: string) => (server: SmtpHarness, ...args: string[]) => waitlist({ DATA_DIR: dir, SMTP_URL: server.url }, 'invite', '--yes', '--rate', '0', ...args);
+/** Who is claimed but not confirmed. */
+const claimedIn = (records: () => Promise<WaitlistRecord[]>) => async () => (await records()).filter((r) => r.invitation?.state === 'claimed').map((r) => r.email).sort();
 
 /** Every member got at most one message over all servers; returns who got one. */
 function atMostOnce(...all: SmtpHarness[]): string[] {
@@ -52,8 +27,10 @@ function atMostOnce(...all: SmtpHarness[]): string[] {
   return received;
 }
 
-describe('waitlist invite under failures', { timeout: 60_000 }, () => {
-  it('invite: a 4xx is retried and then accepted; a 5xx for one recipient marks that member failed with the reply and the run goes on', async () => {
+describe.concurrent('waitlist invite under failures', { timeout: 60_000 }, () => {
+  it('invite: a 4xx is retried and then accepted; a 5xx for one recipient marks that member failed with the reply and the run goes on', async ({ ws }) => {
+    const { dir, seed, records, smtpServer } = ws;
+    const invite = inviteOn(dir);
     const emails = await seed(5);
     const server = await smtpServer({
       rcpt: (address, count) => {
@@ -78,7 +55,10 @@ describe('waitlist invite under failures', { timeout: 60_000 }, () => {
     atMostOnce(server);
   });
 
-  it('invite: the server gone mid-run stops the run and says what was done; the next run reports the unconfirmed and continues', async () => {
+  it('invite: the server gone mid-run stops the run and says what was done; the next run reports the unconfirmed and continues', async ({ ws }) => {
+    const { dir, seed, records, smtpServer } = ws;
+    const invite = inviteOn(dir);
+    const claimedEmails = claimedIn(records);
     const emails = await seed(12);
     const dying = await smtpServer({ dieDuringMessage: 4 });
     const first = await invite(dying, '--count', '100');
@@ -98,7 +78,10 @@ describe('waitlist invite under failures', { timeout: 60_000 }, () => {
     expect([...received, ...unconfirmed].sort()).toEqual(emails.slice().sort());
   });
 
-  it('invite: SIGKILL mid-run, then a second run: nobody gets two messages, every claimed-not-confirmed member is reported, --resend-unconfirmed sends to them', async () => {
+  it('invite: SIGKILL mid-run, then a second run: nobody gets two messages, every claimed-not-confirmed member is reported, --resend-unconfirmed sends to them', async ({ ws }) => {
+    const { dir, seed, records, smtpServer } = ws;
+    const invite = inviteOn(dir);
+    const claimedEmails = claimedIn(records);
     const emails = await seed(10);
     const hanging = await smtpServer({ holdFrom: 3 });
     const killed = startWaitlist({ DATA_DIR: dir, SMTP_URL: hanging.url }, 'invite', '--yes', '--rate', '0', '--count', '100');
@@ -130,8 +113,14 @@ describe('waitlist invite under failures', { timeout: 60_000 }, () => {
     expect(await claimedEmails()).toEqual([]);
     expect((await records()).every((r) => r.invitation?.state === 'sent')).toBe(true);
   });
+});
 
-  it('invite: a member erased while the run holds them in its batch is not written to', async () => {
+// Alone, after the others: the erase has to land while the last messages wait on the slow server,
+// so no other case of this file competes with it for the CPU.
+describe('waitlist invite under failures', { timeout: 60_000 }, () => {
+  it('invite: a member erased while the run holds them in its batch is not written to', async ({ ws }) => {
+    const { dir, seed, smtpServer } = ws;
+    const invite = inviteOn(dir);
     const emails = await seed(10);
     const sidecar = await startSidecar({ DATA_DIR: dir });
     try {

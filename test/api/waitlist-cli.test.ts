@@ -6,7 +6,7 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it as base } from 'vitest';
 import { API_PATHS, type WaitlistSignup } from '../../api/contract/index.ts';
 import { CSV_COLUMNS } from '../../api/sidecar/domain/record-export.ts';
 import type { Channel } from '../../api/sidecar/domain/consent.ts';
@@ -18,38 +18,46 @@ import { runCommand, type Finished } from './support/cli.ts';
 import { startSidecar, type Running } from './support/process.ts';
 import { jsonPost } from './support/requests.ts';
 
-let dir: string;
-let dataFile: string;
-const running: Running[] = [];
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'waitlist-cli-'));
-  dataFile = join(dir, STORE_FILE_NAME);
-});
-afterEach(async () => {
-  for (const r of running.splice(0)) {
-    if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
-    await r.exited;
-  }
-  await rm(dir, { recursive: true, force: true });
-});
-
-/** Runs the command with only PATH, BASE_URL and DATA_DIR set. */
-const waitlist = (...args: string[]): Promise<Finished> => runCommand('scripts/waitlist.ts', args, { DATA_DIR: dir });
-
-async function seed(signups: [WaitlistSignup, Channel, string][]): Promise<void> {
-  const store = await JsonWaitlistStore.open(dir);
-  for (const [signup, channel, at] of signups) await store.upsert(signup, channel, at);
-  await store.close();
+/** One test's own DATA_DIR and what runs on it: the cases share nothing, so they run side by side. */
+interface Workspace {
+  dir: string;
+  dataFile: string;
+  /** Runs the command with only PATH, BASE_URL and DATA_DIR set. */
+  waitlist(...args: string[]): Promise<Finished>;
+  seed(signups: [WaitlistSignup, Channel, string][]): Promise<void>;
+  /** A sidecar on this test's DATA_DIR, over TCP so the test can fetch from it. */
+  sidecar(): Promise<Running>;
+  storedEmails(): Promise<string[]>;
 }
 
-/** A sidecar on this test's DATA_DIR, over TCP so the test can fetch from it. */
-async function sidecar(): Promise<Running> {
-  const started = await startSidecar({ DATA_DIR: dir, SIDECAR_LISTEN: 'tcp' });
-  running.push(started);
-  return started;
-}
-
-const storedEmails = async () => JSON.parse(await readFile(dataFile, 'utf8')).records.map((r: { email: string }) => r.email);
+const it = base.extend<{ cli: Workspace }>({
+  cli: async ({}, use) => {
+    const dir = await mkdtemp(join(tmpdir(), 'waitlist-cli-'));
+    const dataFile = join(dir, STORE_FILE_NAME);
+    const running: Running[] = [];
+    await use({
+      dir,
+      dataFile,
+      waitlist: (...args) => runCommand('scripts/waitlist.ts', args, { DATA_DIR: dir }),
+      async seed(signups) {
+        const store = await JsonWaitlistStore.open(dir);
+        for (const [signup, channel, at] of signups) await store.upsert(signup, channel, at);
+        await store.close();
+      },
+      async sidecar() {
+        const started = await startSidecar({ DATA_DIR: dir, SIDECAR_LISTEN: 'tcp' });
+        running.push(started);
+        return started;
+      },
+      storedEmails: async () => JSON.parse(await readFile(dataFile, 'utf8')).records.map((r: { email: string }) => r.email),
+    });
+    for (const r of running) {
+      if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+      await r.exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+  },
+});
 
 const FOO: [WaitlistSignup, Channel, string] = [
   { email: 'foo@example.com', consent: true, role: 'data', building: 'rag', source: 'hero', lang: 'de' },
@@ -60,8 +68,9 @@ const BAR: [WaitlistSignup, Channel, string] = [{ email: 'bar@example.com', cons
 const IDN: [WaitlistSignup, Channel, string] = [{ email: 'a@xn--mnchen-3ya.de', consent: true }, 'json', '2026-11-22T10:00:00.000Z'];
 
 // Each case starts node processes; on a busy 2-core machine one start can take seconds.
-describe('waitlist command', { timeout: 60_000 }, () => {
-  it('export: JSON lines by default, every field of every record exactly as stored, in sign-up order', async () => {
+describe.concurrent('waitlist command', { timeout: 60_000 }, () => {
+  it('export: JSON lines by default, every field of every record exactly as stored, in sign-up order', async ({ cli }) => {
+    const { dataFile, waitlist, seed } = cli;
     await seed([FOO, BAR]);
     const run = await waitlist('export');
     expect(run.code).toBe(0);
@@ -71,7 +80,8 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     expect((await waitlist('export', '--format=jsonl')).stdout).toBe(run.stdout);
   });
 
-  it('export --format=csv: RFC 4180 with a header of every field (consent flattened), empty cells for unanswered questions', async () => {
+  it('export --format=csv: RFC 4180 with a header of every field (consent flattened), empty cells for unanswered questions', async ({ cli }) => {
+    const { dataFile, waitlist, seed } = cli;
     await seed([FOO, BAR]);
     const run = await waitlist('export', '--format=csv');
     expect(run.code).toBe(0);
@@ -88,7 +98,8 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     expect(end).toBe('');
   });
 
-  it('export --format=csv: a value with a comma or a double quote is quoted, quotes doubled', async () => {
+  it('export --format=csv: a value with a comma or a double quote is quoted, quotes doubled', async ({ cli }) => {
+    const { dataFile, waitlist, seed } = cli;
     await seed([BAR]);
     const document = JSON.parse(await readFile(dataFile, 'utf8'));
     document.records[0].consent.textVersion = '2026-11-01, "draft"';
@@ -97,13 +108,15 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     expect(run.stdout.split('\r\n')[1]).toMatch(/,"2026-11-01, ""draft""",,,,,$/);
   });
 
-  it('count: prints the number of records', async () => {
+  it('count: prints the number of records', async ({ cli }) => {
+    const { waitlist, seed } = cli;
     await seed([FOO, BAR, IDN]);
     const run = await waitlist('count');
     expect(run).toMatchObject({ code: 0, stdout: '3\n' });
   });
 
-  it('export, count and show run while the sidecar serves: through its operator socket, they see its latest sign-up', async () => {
+  it('export, count and show run while the sidecar serves: through its operator socket, they see its latest sign-up', async ({ cli }) => {
+    const { waitlist, sidecar } = cli;
     const live = await sidecar();
     expect((await send(live.url, API_PATHS.waitlist, jsonPost({ email: 'Live@Example.com', consent: true }))).status).toBe(200);
     expect((await waitlist('count')).stdout).toBe('1\n');
@@ -114,7 +127,8 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     expect((await send(live.url, API_PATHS.status)).status).toBe(200);
   });
 
-  it('show: the record as indented JSON, every field exactly as stored; --json on one line; unknown address -> exit 3', async () => {
+  it('show: the record as indented JSON, every field exactly as stored; --json on one line; unknown address -> exit 3', async ({ cli }) => {
+    const { dataFile, waitlist, seed } = cli;
     await seed([FOO, BAR]);
     const stored = JSON.parse(await readFile(dataFile, 'utf8')).records[0];
     const run = await waitlist('show', ' Foo@Example.COM');
@@ -130,12 +144,14 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     expect(missing.stdout + missing.stderr).not.toContain('bar@example.com');
   });
 
-  it('count --json: {"count": N}', async () => {
+  it('count --json: {"count": N}', async ({ cli }) => {
+    const { waitlist, seed } = cli;
     await seed([FOO, BAR, IDN]);
     expect(JSON.parse((await waitlist('count', '--json')).stdout)).toEqual({ count: 3 });
   });
 
-  it('export --lang and --since filter (both spellings of a flag work); a bad value is a usage error', async () => {
+  it('export --lang and --since filter (both spellings of a flag work); a bad value is a usage error', async ({ cli }) => {
+    const { waitlist, seed } = cli;
     await seed([FOO, BAR, IDN]);
     const emails = (run: { stdout: string }) => run.stdout.trimEnd().split('\n').filter(Boolean).map((line) => JSON.parse(line).email);
     expect(emails(await waitlist('export', '--lang', 'de'))).toEqual(['foo@example.com']);
@@ -152,7 +168,8 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     });
   }, 60_000);
 
-  it('export --format csv: a cell that starts with = + - @ TAB or CR gets a leading quote (OWASP CSV injection); JSON lines stay exact', async () => {
+  it('export --format csv: a cell that starts with = + - @ TAB or CR gets a leading quote (OWASP CSV injection); JSON lines stay exact', async ({ cli }) => {
+    const { dataFile, waitlist, seed } = cli;
     await seed([[{ email: '-2+3@example.com', consent: true }, 'json', BAR[2]], [{ email: '+1@example.com', consent: true }, 'json', BAR[2]]]);
     const document = JSON.parse(await readFile(dataFile, 'utf8'));
     document.records[0].consent.textVersion = '=HYPERLINK("http://evil.example")';
@@ -171,7 +188,8 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     ['Foo@Example.COM ', 'foo@example.com'],
     ['A@MÜNCHEN.de', 'a@xn--mnchen-3ya.de'],
   ]) {
-    it(`erase: ${JSON.stringify(typed)} finds ${stored} (the sidecar's normalisation); only that record goes, durably`, async () => {
+    it(`erase: ${JSON.stringify(typed)} finds ${stored} (the sidecar's normalisation); only that record goes, durably`, async ({ cli }) => {
+      const { dir, dataFile, waitlist, seed, storedEmails } = cli;
       await seed([FOO, BAR, IDN]);
       const run = await waitlist('erase', typed);
       expect(run.code).toBe(0);
@@ -187,7 +205,8 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     });
   }
 
-  it('erase: an address without a record -> exit 3, "No record", the file unchanged to the byte', async () => {
+  it('erase: an address without a record -> exit 3, "No record", the file unchanged to the byte', async ({ cli }) => {
+    const { dataFile, waitlist, seed } = cli;
     await seed([FOO]);
     const before = await readFile(dataFile);
     const run = await waitlist('erase', 'nobody@example.com');
@@ -196,7 +215,8 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     expect(await readFile(dataFile)).toEqual(before);
   });
 
-  it('erase while the sidecar runs: done through it (exit 0), durably; its later sign-ups land and the record does not come back', async () => {
+  it('erase while the sidecar runs: done through it (exit 0), durably; its later sign-ups land and the record does not come back', async ({ cli }) => {
+    const { dir, waitlist, sidecar, storedEmails } = cli;
     const live = await sidecar();
     await send(live.url, API_PATHS.waitlist, jsonPost({ email: 'gone@example.com', consent: true }));
     await send(live.url, API_PATHS.waitlist, jsonPost({ email: 'stays@example.com', consent: true }));
@@ -216,7 +236,8 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     expect(await storedEmails()).toEqual(['stays@example.com', 'later@example.com']);
   });
 
-  it('erase with the data directory held by a process that does not answer on the operator socket -> exit 1 naming it, nothing changed', async () => {
+  it('erase with the data directory held by a process that does not answer on the operator socket -> exit 1 naming it, nothing changed', async ({ cli }) => {
+    const { dir, dataFile, waitlist, seed } = cli;
     await seed([FOO]);
     const before = await readFile(dataFile);
     // A live process that holds the lock but serves no socket (an older sidecar, another command).
@@ -228,7 +249,8 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     expect(await readFile(dataFile)).toEqual(before);
   });
 
-  it('erase: a corrupt data file -> exit 1 naming it, left untouched, the lock released', async () => {
+  it('erase: a corrupt data file -> exit 1 naming it, left untouched, the lock released', async ({ cli }) => {
+    const { dir, dataFile, waitlist } = cli;
     const corrupt = '{"format":"waitlist-store","version":1,"records":[{"email":"half';
     await writeFile(dataFile, corrupt);
     const run = await waitlist('erase', 'half@example.com');
@@ -238,7 +260,8 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     await expect(stat(dataDirLockPath(dir))).rejects.toThrow();
   });
 
-  it('export, count, erase: no data file (wrong DATA_DIR?) -> exit 1 naming the path, nothing created', async () => {
+  it('export, count, erase: no data file (wrong DATA_DIR?) -> exit 1 naming the path, nothing created', async ({ cli }) => {
+    const { dataFile, waitlist } = cli;
     const runs = await Promise.all([['export'], ['count'], ['erase', 'a@example.com']].map((args) => waitlist(...args)));
     for (const run of runs) {
       expect(run.code).toBe(1);
@@ -247,7 +270,8 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     await expect(stat(dataFile)).rejects.toThrow();
   });
 
-  it('usage: no or unknown command, unknown flag or value, missing, blank or extra arguments -> exit 2 naming the problem, with the usage', async () => {
+  it('usage: no or unknown command, unknown flag or value, missing, blank or extra arguments -> exit 2 naming the problem, with the usage', async ({ cli }) => {
+    const { waitlist } = cli;
     const cases: [string[], string][] = [
       [[], 'missing command'],
       [['frobnicate'], 'unknown command "frobnicate"'],
@@ -269,7 +293,8 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     });
   }, 60_000);
 
-  it('--help: on the command and on every subcommand -> the usage on stdout, exit 0, nothing touched', async () => {
+  it('--help: on the command and on every subcommand -> the usage on stdout, exit 0, nothing touched', async ({ cli }) => {
+    const { dataFile, waitlist } = cli;
     const cases = [['--help'], ['-h'], ['help'], ...['export', 'count', 'show', 'erase'].map((command) => [command, '--help'])];
     const runs = await Promise.all(cases.map((args) => waitlist(...args)));
     runs.forEach((run, i) => {
@@ -279,14 +304,16 @@ describe('waitlist command', { timeout: 60_000 }, () => {
     await expect(stat(dataFile)).rejects.toThrow();
   }, 60_000);
 
-  it('an address that starts with "-" is passed after "--"', async () => {
+  it('an address that starts with "-" is passed after "--"', async ({ cli }) => {
+    const { waitlist, seed, storedEmails } = cli;
     await seed([[{ email: '-x@example.com', consent: true }, 'json', BAR[2]]]);
     expect((await waitlist('show', '-x@example.com')).code).toBe(2);
     expect((await waitlist('erase', '--', '-x@example.com')).code).toBe(0);
     expect(await storedEmails()).toEqual([]);
   });
 
-  it('store erase: across serialisation chunks the file keeps every other record in order, and later sign-ups still land', async () => {
+  it('store erase: across serialisation chunks the file keeps every other record in order, and later sign-ups still land', async ({ cli }) => {
+    const { dir, storedEmails } = cli;
     const emails = Array.from({ length: 2100 }, (_, i) => `p${i}@example.com`);
     const store = await JsonWaitlistStore.open(dir);
     await Promise.all(emails.map((email) => store.upsert({ email, consent: true }, 'json', BAR[2])));
