@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort, stackEnv } from '../support/stack.ts';
 import { copyProject, type ProjectCopy } from '../site/support/project-copy.ts';
-import { pagePerTest, type OnFinished } from '../browser/support/page-per-test.ts';
+import { pagePerTest } from '../browser/support/page-per-test.ts';
 import { field, signupForm } from '../browser/support/site.ts';
 import { UI } from '../../site/i18n.ts';
 
@@ -57,8 +57,8 @@ const page = (lang: 'en' | 'de', slug: string, title: string, description: strin
   `---\nkey: ${slug}\ntitle: ${title}\ndescription: ${JSON.stringify(description)}\n---\n\n${body}\n`;
 
 describe('npm run dev', { timeout: 90_000 }, () => {
-  test('preview: saving a Markdown file updates the open page without a restart; twin, llms.txt and sitemap follow', async ({ onTestFinished }) => {
-    const tab = await newPage(onTestFinished);
+  test('preview: saving a Markdown file updates the open page without a restart; twin, llms.txt and sitemap follow', async () => {
+    const tab = await newPage();
     const original = await readFile(path.join(copy.dir, 'content/en/privacy.md'), 'utf8');
     await tab.goto(`${url}/privacy/`);
     const before = await tab.locator('h1').textContent();
@@ -83,8 +83,8 @@ describe('npm run dev', { timeout: 90_000 }, () => {
     expect(await (await fetch(`${url}/changelog.md`)).text()).toContain('# Changelog');
   });
 
-  test('preview: the sign-up form works against the preview sidecar (JSON with JavaScript, 303 without)', async ({ onTestFinished }) => {
-    const tab = await newPage(onTestFinished);
+  test('preview: the sign-up form works against the preview sidecar (JSON with JavaScript, 303 without)', async () => {
+    const tab = await newPage();
     await tab.goto(`${url}/`);
     const form = signupForm(tab, 'hero');
     await field(form, 'email').fill('editor@example.com');
@@ -102,8 +102,8 @@ describe('npm run dev', { timeout: 90_000 }, () => {
    * The error overlay the preview shows in the browser (Vite's custom element; its text is in a
    * shadow root), once it names `file`: the element is attached before its message is filled in.
    */
-  async function overlayText(onFinished: OnFinished, pagePath: string, file: string): Promise<string> {
-    const tab = await newPage(onFinished);
+  async function overlayText(pagePath: string, file: string): Promise<string> {
+    const tab = await newPage();
     await tab.goto(`${url}${pagePath}`);
     const overlay = tab.locator('vite-error-overlay');
     await overlay.waitFor({ state: 'attached', timeout: 30_000 });
@@ -121,17 +121,17 @@ describe('npm run dev', { timeout: 90_000 }, () => {
     });
     await copy.write('content/en/imprint.md', page('en', 'imprint', 'Imprint', 'Who runs this site and how to reach them.', 'Intro.\n\n# A second H1'));
     await expect.poll(async () => (await fetch(`${url}/imprint/`)).status, { timeout: 30_000 }).toBe(500);
-    const text = await overlayText(onTestFinished, '/imprint/', 'content/en/imprint.md');
+    const text = await overlayText('/imprint/', 'content/en/imprint.md');
     for (const part of ['content/en/imprint.md', 'body line 3', 'Start sections with ##']) {
       expect(text).toContain(part);
       expect(output).toContain(part);
     }
   });
 
-  test('preview: bad frontmatter shows the file, the field and what to write, in the browser and the terminal', async ({ onTestFinished }) => {
+  test('preview: bad frontmatter shows the file, the field and what to write, in the browser and the terminal', async () => {
     await copy.write('content/de/impressum.md', page('de', 'imprint', 'Impressum', 'Zu kurz.', 'Text.'));
     await expect.poll(async () => (await fetch(`${url}/de/impressum/`)).status, { timeout: 30_000 }).toBe(500);
-    const text = await overlayText(onTestFinished, '/de/impressum/', 'content/de/impressum.md');
+    const text = await overlayText('/de/impressum/', 'content/de/impressum.md');
     for (const part of ['content/de/impressum.md', 'description', 'at least 20 characters: write one sentence']) {
       expect(text).toContain(part);
       expect(output).toContain(part);
