@@ -23,14 +23,6 @@ const sitemap = await (await fetch(`${baseUrl}${DISCOVERY_PATHS.sitemap}`)).text
 const pages = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
 /** An address that exists in no language: each language's 404 page. */
 const missing = LANGS.map((lang) => `${PAGE_PATHS.home[lang]}no-such-page/`);
-/**
- * Largest documents first: axe's time grows with the page, and a long page started last would run
- * alone at the end while the short ones are long done.
- */
-const bySize = await Promise.all(
-  [...pages, ...missing].map(async (path) => ({ path, size: (await (await fetch(`${baseUrl}${path}`)).arrayBuffer()).byteLength })),
-);
-const largestFirst = bySize.sort((a, b) => b.size - a.size).map(({ path }) => path);
 
 let browser: Browser;
 beforeAll(async () => {
@@ -51,7 +43,7 @@ describe('axe-core, WCAG 2.2 AA', () => {
 
   // Concurrent (vitest maxConcurrency): axe is CPU-bound, and Chromium runs each page in its own
   // renderer process, so both cores work.
-  for (const path of largestFirst) {
+  for (const path of [...pages, ...missing]) {
     test.concurrent(`axe ${path} (light, then dark): no WCAG 2.2 A/AA violations`, async ({ expect }) => {
       const context = await browser.newContext({ colorScheme: SCHEMES[0] });
       try {

@@ -4,13 +4,13 @@
  * loading, and usable on a 320 px wide screen.
  */
 import type { Page } from 'playwright-core';
-import { describe, inject, test } from 'vitest';
+import { describe, expect, inject, test } from 'vitest';
 import { LANGS, SOURCES, type Lang } from '../../api/contract/enums.ts';
 import { PAGE_PATHS } from '../../api/contract/paths.ts';
 import '../support/stack.ts';
 import { layoutShiftAfterLoad, watchLayoutShift } from './support/layout-shift.ts';
 import { isImage, recordNetwork } from './support/network.ts';
-import { pagePerTest, type OnFinished } from './support/page-per-test.ts';
+import { pagePerTest } from './support/page-per-test.ts';
 import { field, signupForm } from './support/site.ts';
 
 const { baseUrl } = inject('stack');
@@ -20,15 +20,14 @@ const TRANSFER_BUDGET_BYTES = 50_000;
 const NARROW = { width: 320, height: 640 };
 
 const pageIn = pagePerTest();
-const newPage = (onFinished: OnFinished, viewport = { width: 1280, height: 800 }): Promise<Page> => pageIn(onFinished, { viewport });
+const newPage = (viewport = { width: 1280, height: 800 }): Promise<Page> => pageIn({ viewport });
 
 const home = (lang: Lang) => `${baseUrl}${PAGE_PATHS.home[lang]}`;
 
-// Concurrent: every test loads its page in a context of its own, and most of a load is waiting.
 describe('budgets of the home page', () => {
   for (const lang of LANGS) {
-    test.concurrent(`budget ${PAGE_PATHS.home[lang]}: every request goes to the site's own origin; at most 50 KB transferred (compressed) before images`, async ({ expect, onTestFinished }) => {
-      const page = await newPage(onTestFinished);
+    test(`budget ${PAGE_PATHS.home[lang]}: every request goes to the site's own origin; at most 50 KB transferred (compressed) before images`, async () => {
+      const page = await newPage();
       const network = await recordNetwork(page);
       await page.goto(home(lang), { waitUntil: 'load' });
       const transfers = await network.settled();
@@ -46,8 +45,8 @@ describe('budgets of the home page', () => {
     });
 
     for (const viewport of [{ width: 1280, height: 800 }, NARROW]) {
-      test.concurrent(`budget ${PAGE_PATHS.home[lang]} at ${viewport.width} px: no layout shift while loading`, async ({ expect, onTestFinished }) => {
-        const page = await newPage(onTestFinished, viewport);
+      test(`budget ${PAGE_PATHS.home[lang]} at ${viewport.width} px: no layout shift while loading`, async () => {
+        const page = await newPage(viewport);
         await watchLayoutShift(page);
         await page.goto(home(lang), { waitUntil: 'load' });
         const shift = await layoutShiftAfterLoad(page);
@@ -56,8 +55,8 @@ describe('budgets of the home page', () => {
       });
     }
 
-    test.concurrent(`budget ${PAGE_PATHS.home[lang]} at 320 px: no horizontal scrolling; every field and button of both forms is visible and fits`, async ({ expect, onTestFinished }) => {
-      const page = await newPage(onTestFinished, NARROW);
+    test(`budget ${PAGE_PATHS.home[lang]} at 320 px: no horizontal scrolling; every field and button of both forms is visible and fits`, async () => {
+      const page = await newPage(NARROW);
       await page.goto(home(lang));
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(NARROW.width);
       for (const source of SOURCES) {

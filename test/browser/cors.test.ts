@@ -5,10 +5,10 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, inject, test } from 'vitest';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { API_PATHS, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, STATS_SCOPE } from '../../api/contract/index.ts';
 import { OWN_STACK_TIMEOUT_MS, startStack, type RunningStack } from '../support/stack.ts';
-import { pagePerTest, type OnFinished } from './support/page-per-test.ts';
+import { pagePerTest } from './support/page-per-test.ts';
 
 const shared = inject('stack');
 const newPage = pagePerTest();
@@ -36,8 +36,8 @@ afterAll(async () => {
 });
 
 /** Runs fetch in the page; a CORS refusal comes back as { error }. */
-async function fetchFrom(onFinished: OnFinished, origin: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: string }) {
-  const page = await newPage(onFinished);
+async function fetchFrom(origin: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: string }) {
+  const page = await newPage();
   await page.goto(`${origin}/`);
   return page.evaluate(
     async ([target, options]) => {
@@ -61,8 +61,8 @@ async function sandboxToken(): Promise<string> {
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-test.concurrent('cors (browser): a listed origin signs up with JSON and reads the rate-limit headers', async ({ expect, onTestFinished }) => {
-  const result = await fetchFrom(onTestFinished, partnerOrigin, `${stack.url}/sandbox${API_PATHS.waitlist}`, {
+test('cors (browser): a listed origin signs up with JSON and reads the rate-limit headers', async () => {
+  const result = await fetchFrom(partnerOrigin, `${stack.url}/sandbox${API_PATHS.waitlist}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ email: 'ada@example.com', consent: true }),
@@ -71,20 +71,20 @@ test.concurrent('cors (browser): a listed origin signs up with JSON and reads th
   expect(Number(result.remaining)).toBeGreaterThan(0);
 });
 
-test.concurrent('cors (browser): a listed origin reads statistics with a Bearer token (preflight with Authorization)', async ({ expect, onTestFinished }) => {
+test('cors (browser): a listed origin reads statistics with a Bearer token (preflight with Authorization)', async () => {
   const token = await sandboxToken();
-  const result = await fetchFrom(onTestFinished, partnerOrigin, `${stack.url}/sandbox${API_PATHS.stats}`, { headers: { Authorization: `Bearer ${token}` } });
+  const result = await fetchFrom(partnerOrigin, `${stack.url}/sandbox${API_PATHS.stats}`, { headers: { Authorization: `Bearer ${token}` } });
   expect(result.status).toBe(200);
   expect(JSON.parse(result.body!)).toEqual(expect.any(Object));
 });
 
-test.concurrent('cors (browser): an origin not on the list cannot sign up or read statistics', async ({ expect, onTestFinished }) => {
-  const signup = await fetchFrom(onTestFinished, strangerOrigin, `${stack.url}/sandbox${API_PATHS.waitlist}`, {
+test('cors (browser): an origin not on the list cannot sign up or read statistics', async () => {
+  const signup = await fetchFrom(strangerOrigin, `${stack.url}/sandbox${API_PATHS.waitlist}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ email: 'eve@example.com', consent: true }),
   });
   expect(signup.error).toMatch(/Failed to fetch/);
-  const stats = await fetchFrom(onTestFinished, strangerOrigin, `${stack.url}/sandbox${API_PATHS.stats}`, { headers: { Authorization: 'Bearer x' } });
+  const stats = await fetchFrom(strangerOrigin, `${stack.url}/sandbox${API_PATHS.stats}`, { headers: { Authorization: 'Bearer x' } });
   expect(stats.error).toMatch(/Failed to fetch/);
 });

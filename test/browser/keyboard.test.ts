@@ -10,15 +10,15 @@ import { UI } from '../../site/i18n.ts';
 import { FIELD } from '../../site/lib/signup-fields.ts';
 import '../support/stack.ts';
 import { focused, tabUntil, type Focused } from './support/focus.ts';
-import { pagePerTest, type OnFinished } from './support/page-per-test.ts';
+import { pagePerTest } from './support/page-per-test.ts';
 import { field, signupForm } from './support/site.ts';
 import { storedRecord, uniqueAddress } from './support/store.ts';
 
 const { baseUrl, dataDir } = inject('stack');
 const newPage = pagePerTest();
 
-async function openHome(lang: Lang, onFinished: OnFinished): Promise<Page> {
-  const page = await newPage(onFinished);
+async function openHome(lang: Lang): Promise<Page> {
+  const page = await newPage();
   await page.goto(`${baseUrl}${PAGE_PATHS.home[lang]}`);
   return page;
 }
@@ -31,11 +31,10 @@ function expectVisibleFocus(stops: Focused[]): void {
   }
 }
 
-// Concurrent: each test has a page of its own (headless Chromium gives every page its own focus).
-describe.concurrent('keyboard', () => {
+describe('keyboard', () => {
   for (const lang of LANGS) {
-    test(`keyboard ${lang}: from page load, Tab reaches the hero e-mail field; typing, Tab, Space and Enter sign up; focus always visible`, async ({ expect, onTestFinished }) => {
-      const page = await openHome(lang, onTestFinished);
+    test(`keyboard ${lang}: from page load, Tab reaches the hero e-mail field; typing, Tab, Space and Enter sign up; focus always visible`, async () => {
+      const page = await openHome(lang);
       const form = signupForm(page, 'hero');
       const emailId = await field(form, 'email').getAttribute('id');
       const consentId = await field(form, 'consent').getAttribute('id');
@@ -58,8 +57,8 @@ describe.concurrent('keyboard', () => {
     });
   }
 
-  test('keyboard: every Tab stop of the home page shows its focus, and the walk ends back at the start', async ({ expect, onTestFinished }) => {
-    const page = await openHome('en', onTestFinished);
+  test('keyboard: every Tab stop of the home page shows its focus, and the walk ends back at the start', async () => {
+    const page = await openHome('en');
     const first = await tabUntil(page, () => true);
     const walk = await tabUntil(page, (f) => f.description === first[0].description, 80);
     // Past the last stop focus leaves the document (body) before it comes round again.
@@ -72,9 +71,9 @@ describe.concurrent('keyboard', () => {
   });
 });
 
-describe.concurrent('honeypot', () => {
-  test('honeypot: the website field is not visible, has no box, and is not in the browser accessibility tree', async ({ expect, onTestFinished }) => {
-    const page = await openHome('en', onTestFinished);
+describe('honeypot', () => {
+  test('honeypot: the website field is not visible, has no box, and is not in the browser accessibility tree', async () => {
+    const page = await openHome('en');
     const cdp = await page.context().newCDPSession(page);
     const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
     const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: `[name="${FIELD.website}"]` });

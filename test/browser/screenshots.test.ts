@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, inject, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { PAGE_PATHS } from '../../api/contract/paths.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { ROOT } from '../support/stack.ts';
@@ -34,12 +34,11 @@ async function pngSize(file: string): Promise<{ width: number; height: number }>
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-// Concurrent: each shot has a context of its own and a file of its own.
-describe.concurrent('screenshots of the home page', () => {
+describe('screenshots of the home page', () => {
   for (const [device, viewport] of Object.entries(VIEWPORTS)) {
     for (const colorScheme of SCHEMES) {
       const file = path.join(OUT, `home-${device}-${colorScheme}.png`);
-      test(`screenshot home ${device} ${colorScheme}: the ${colorScheme} theme follows the system, the form starts above the fold -> ${path.relative(ROOT, file)}`, async ({ expect }) => {
+      test(`screenshot home ${device} ${colorScheme}: the ${colorScheme} theme follows the system, the form starts above the fold -> ${path.relative(ROOT, file)}`, async () => {
         const context = await browser.newContext({ viewport, colorScheme });
         try {
           const page = await context.newPage();
