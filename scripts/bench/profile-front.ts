@@ -12,22 +12,10 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { configOrExit } from '../../api/config.ts';
 import { benchEnv } from './probe.ts';
+import { selfTimeOfLast, type Profile } from './cpu-profile.ts';
 import { benchOptions, during, numberOption } from './progress.ts';
 import { nodeServer } from './servers.ts';
 import { table } from './table.ts';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
-}
-interface Profile {
-  nodes: ProfileNode[];
-  startTime: number;
-  endTime: number;
-  samples: number[];
-  timeDeltas: number[];
-}
 
 const duration = numberOption('duration', 5);
 const target = benchOptions().path ?? '/thanks/';
@@ -42,15 +30,8 @@ await front.stop();
 const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'))!;
 const profile = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as Profile;
 
-// Self time per node, from the samples of the measured run only (not start-up or the warm-up):
-// the last `duration` seconds before the exit, plus a little for the stop itself.
-const self = new Map<number, number>();
-let at = profile.startTime;
-const from = profile.endTime - (duration + 0.1) * 1e6;
-for (let i = 0; i < profile.samples.length; i++) {
-  at += profile.timeDeltas[i] ?? 0;
-  if (at >= from) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
-}
+// The measured run's samples: its `duration` seconds before the exit, plus a little for the stop itself.
+const self = selfTimeOfLast(profile, duration + 0.1);
 const perRequest = (micros: number) => (micros / result.requests.total).toFixed(2);
 
 const byFunction = new Map<string, number>();

@@ -13,23 +13,12 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startPostgres } from '../../test/support/engines/postgres.ts';
+import { selfTimeOfLast, type Profile } from './cpu-profile.ts';
 import { seedPostgres } from './postgres-seed.ts';
 import { benchOptions, during, numberOption } from './progress.ts';
 import { nodeServer, sidecar, type Running } from './servers.ts';
 import { signupLoad } from './signup-load.ts';
 import { table } from './table.ts';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-interface Profile {
-  nodes: ProfileNode[];
-  startTime: number;
-  endTime: number;
-  samples: number[];
-  timeDeltas: number[];
-}
 
 /** The native calls that write to a socket (node:net's stream_base). */
 const SOCKET_WRITES = new Set(['writev', 'writeUtf8String', 'writeBuffer', 'writeLatin1String', 'writeAsciiString']);
@@ -57,14 +46,8 @@ try {
 }
 
 function report(profile: Profile, answered: number, file: string, cpuMicros: number): void {
-  // Self time per node, from the measured run's samples only: the last `duration` s before the exit.
-  const self = new Map<number, number>();
-  let at = profile.startTime;
-  const from = profile.endTime - (duration + 0.3) * 1e6;
-  for (let i = 0; i < profile.samples.length; i++) {
-    at += profile.timeDeltas[i] ?? 0;
-    if (at >= from) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
-  }
+  // The measured run's samples only: its `duration` s before the exit, plus a little for the stop.
+  const self = selfTimeOfLast(profile, duration + 0.3);
   const byFunction = new Map<string, number>();
   const byPlace = new Map<string, number>();
   let sampled = 0;
