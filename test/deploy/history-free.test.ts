@@ -42,7 +42,7 @@ describe('texts speak of the product', () => {
     const talk = ['see issue' + ' 11', '(Issue' + ' #8, item 3)', 'the agent headers of issues' + ' 8–10', 'issue' + '\u00a09',
       'measured in the previous' + ' round', 'This' + ' round adds', 'since the last' + ' issue', 'we follow the' + " issue's wording"];
     for (const line of talk) expect(historyLines('sample.ts', line), line).toHaveLength(1);
-    const product = ['RFC 8414 metadata of both issuers', 'Issue an access token', 'one durable round trip', 'the next round trip',
+    const product = ['RFC 8414 metadata of both issuers', 'Issue an access token', 'one durable round trip', 'the next' + ' round trip',
       'Math.round(n)', 'for (let round = 0; round < rounds; round++)', 'issued 3 tokens'];
     for (const line of product) expect(historyLines('sample.ts', line), line).toEqual([]);
   });
