@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { API_PATHS } from '../../api/contract/paths.ts';
 import { need } from '../support/services.ts';
-import { OWN_STACK_TIMEOUT_MS, ROOT, freePort, stackEnv, startStack, type RunningStack } from '../support/stack.ts';
+import { OWN_STACK_TIMEOUT_MS, ROOT, freePort, stackEnv, startStacks, type RunningStack } from '../support/stack.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
 import { NGINX_AND_OPENSSL, call, startNginx, type RunningNginx } from './nginx.ts';
 
@@ -24,7 +24,7 @@ const signUp = (url: string, i: number) => call(`${url}${API_PATHS.waitlist}`, {
 
 describeWithEngine('nginx and openssl', NGINX_AND_OPENSSL, 'nginx in front of two instances (docs/deploy/nginx/upstream-two.conf)', () => {
   let nginx: RunningNginx;
-  const instances: RunningStack[] = [];
+  let instances: RunningStack[] = [];
 
   beforeAll(async () => {
     // Both serve the run's one build of the site: what is checked here is the spreading and the
@@ -32,11 +32,7 @@ describeWithEngine('nginx and openssl', NGINX_AND_OPENSSL, 'nginx in front of tw
     const site = await need<{ distDir: string; baseUrl: string }>('site');
     const ports = [await freePort(), await freePort()];
     nginx = await startNginx('upstream-two.conf', ports.map((port) => `127.0.0.1:${port}`));
-    // Started together; one that started is stopped after the file even when the other did not.
-    const started = await Promise.allSettled(ports.map((port) => startStack({ port, ...site, env: { TRUST_PROXY: '127.0.0.1' }, timeoutMs: OWN_STACK_TIMEOUT_MS })));
-    for (const result of started) if (result.status === 'fulfilled') instances.push(result.value);
-    const failed = started.find((result) => result.status === 'rejected');
-    if (failed) throw failed.reason;
+    instances = await startStacks(ports.map((port) => ({ port, ...site, env: { TRUST_PROXY: '127.0.0.1' }, timeoutMs: OWN_STACK_TIMEOUT_MS })));
   }, OWN_STACK_TIMEOUT_MS * 3);
 
   afterAll(async () => {

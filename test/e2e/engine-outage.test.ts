@@ -16,7 +16,7 @@ import { REDIS_BINARY, startRedis, type RedisEngine } from '../support/engines/r
 import { describeWithEngine } from '../support/engines/require.ts';
 import { startRestartablePostgres, type RestartablePostgres } from '../support/engines/restartable-postgres.ts';
 import { signUpLoad, type Answer } from '../support/sign-up-load.ts';
-import { freePort, OWN_STACK_TIMEOUT_MS, startStack, type RunningStack } from '../support/stack.ts';
+import { freePort, OWN_STACK_TIMEOUT_MS, startStacks, type RunningStack } from '../support/stack.ts';
 
 const shared = inject('stack');
 const both = postgresBinDir() && REDIS_BINARY ? 'found' : undefined;
@@ -41,14 +41,16 @@ describeWithEngine('PostgreSQL and redis-server', both, 'engine outages under a 
     await admin.query('CREATE DATABASE outage');
     await admin.end();
     databaseUrl = postgres.url.replace(/\/postgres$/, '/outage');
-    instances = await Promise.all(
-      [0, 1].map(async () => {
-        const metricsPort = await freePort();
-        const env = { DATABASE_URL: databaseUrl, RATE_LIMIT_STORE: redis.url, METRICS_PORT: String(metricsPort), LOG_FORMAT: 'json', LOG_REQUESTS: 'true' };
-        const stack = await startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env, timeoutMs: OWN_STACK_TIMEOUT_MS });
-        return { stack, readyz: `http://127.0.0.1:${metricsPort}/readyz` };
-      }),
+    const metricsPorts = [await freePort(), await freePort()];
+    const stacks = await startStacks(
+      metricsPorts.map((metricsPort) => ({
+        distDir: shared.distDir,
+        baseUrl: shared.baseUrl,
+        env: { DATABASE_URL: databaseUrl, RATE_LIMIT_STORE: redis.url, METRICS_PORT: String(metricsPort), LOG_FORMAT: 'json', LOG_REQUESTS: 'true' },
+        timeoutMs: OWN_STACK_TIMEOUT_MS,
+      })),
     );
+    instances = stacks.map((stack, i) => ({ stack, readyz: `http://127.0.0.1:${metricsPorts[i]}/readyz` }));
   }, OWN_STACK_TIMEOUT_MS);
 
   afterAll(async () => {

@@ -14,7 +14,7 @@ import { REDIS_BINARY } from '../support/engines/redis.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
 import { sharedPostgres, sharedRedisUrl } from '../support/engines/shared.ts';
 import { send } from '../support/request.ts';
-import { OWN_STACK_TIMEOUT_MS, ROOT, stackEnv, startStack, type RunningStack } from '../support/stack.ts';
+import { OWN_STACK_TIMEOUT_MS, ROOT, stackEnv, startStacks, type RunningStack } from '../support/stack.ts';
 
 const shared = inject('stack');
 const STANDARD_LIMIT = 30;
@@ -38,7 +38,7 @@ describeWithEngine('PostgreSQL and redis-server', both, 'two instances on one Po
     };
     // Both serve the run's site, built for one BASE_URL, as behind one balancer.
     const site = { distDir: shared.distDir, baseUrl: shared.baseUrl, env, timeoutMs: OWN_STACK_TIMEOUT_MS };
-    [a, b] = await Promise.all([startStack(site), startStack(site)]);
+    [a, b] = await startStacks([site, site]);
   }, OWN_STACK_TIMEOUT_MS * 2);
 
   afterAll(async () => {

@@ -157,6 +157,18 @@ export async function startStack(options: StartStackOptions = {}): Promise<Runni
   };
 }
 
+/**
+ * Several stacks started together. When one fails to start, the ones that did start are stopped
+ * before the error is thrown: a file's afterAll never learns of them, and they would outlive the run.
+ */
+export async function startStacks(all: readonly StartStackOptions[]): Promise<RunningStack[]> {
+  const started = await Promise.allSettled(all.map((options) => startStack(options)));
+  const failed = started.find((result) => result.status === 'rejected');
+  if (!failed) return started.map((result) => (result as PromiseFulfilledResult<RunningStack>).value);
+  await Promise.all(started.map((result) => (result.status === 'fulfilled' ? result.value.stop() : undefined)));
+  throw failed.reason;
+}
+
 async function childPid(pid: number): Promise<number | undefined> {
   return (await childPids(pid))[0];
 }
