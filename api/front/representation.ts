@@ -3,10 +3,8 @@
  * a strong ETag per coding, and the finished header arrays for 200 and 304.
  */
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import { okHeaders, validatorHeaders, type Described, type RawHeaders } from './headers.ts';
-import { isCompressible } from './media-types.ts';
+import { compress, unpacksTo, worthCompressing, type Compressed } from './codings.ts';
 import type { Coding } from './negotiate.ts';
 
 export interface Encoded {
@@ -23,33 +21,19 @@ export interface Representation {
   encoded: Readonly<Partial<Record<Coding, Encoded>>> & { identity: Encoded };
 }
 
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
-
-/** Below this size a compressed body saves less than its headers cost. */
-const MIN_COMPRESS_BYTES = 256;
-
 /**
  * `extra`: headers of this representation beyond the shared ones (x-markdown-tokens,
  * Content-Signal); sent with 200 and 404, not with 304 (RFC 9110 §15.4.5 lists what a 304 repeats).
+ * `stored`: the codings the build wrote beside the file (codings.ts), used when they unpack to it.
  */
-export async function represent(body: Buffer, meta: Described, extra: RawHeaders = []): Promise<Representation> {
+export async function represent(body: Buffer, meta: Described, extra: RawHeaders = [], stored: Compressed = {}): Promise<Representation> {
   const hash = createHash('sha256').update(body).digest('base64url').slice(0, 27);
   const bodies: [Coding, Buffer][] = [['identity', body]];
-  if (isCompressible(meta.contentType) && body.length >= MIN_COMPRESS_BYTES) {
-    const [br, gz] = await Promise.all([
-      brotli(body, {
-        params: {
-          [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
-          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-          [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-        },
-      }),
-      gzip(body, { level: zlib.constants.Z_BEST_COMPRESSION }),
-    ]);
-    // Keep a coding only when it actually saves bytes.
-    if (br.length < body.length) bodies.push(['br', br]);
-    if (gz.length < body.length) bodies.push(['gzip', gz]);
+  if (worthCompressing(body, meta.contentType)) {
+    const valid = (coding: keyof Compressed) => stored[coding] && stored[coding].length < body.length && unpacksTo(body, coding, stored[coding]);
+    const codings = valid('br') && valid('gzip') ? stored : await compress(body);
+    if (codings.br) bodies.push(['br', codings.br]);
+    if (codings.gzip) bodies.push(['gzip', codings.gzip]);
   }
   const offered = bodies.length > 1;
   const encoded: Partial<Record<Coding, Encoded>> = {};

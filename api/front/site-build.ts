@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
+import { writeCodings } from './codings.ts';
 
 /** Files and folders whose change changes the build (relative to the project root). */
 export const BUILD_INPUTS = ['content', 'site', 'public', 'api/contract', 'api/docs', 'astro.config.mjs', 'package-lock.json'];
@@ -52,7 +53,7 @@ export interface BuildOptions {
   signal?: AbortSignal;
 }
 
-/** Runs `astro build` into DIST_DIR with the same environment, then records the stamp. */
+/** Runs `astro build` into DIST_DIR with the same environment, writes the compressed copies (codings.ts), then records the stamp. */
 export async function buildSite(root: string, config: Config, env: NodeJS.ProcessEnv, { quiet = false, signal }: BuildOptions = {}): Promise<void> {
   const startedAt = Date.now();
   const distDir = path.resolve(root, config.DIST_DIR);
@@ -77,6 +78,7 @@ export async function buildSite(root: string, config: Config, env: NodeJS.Proces
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   await rm(workDir, { recursive: true, force: true });
   if (code !== 0) throw new Error(`astro build failed (exit ${code})${quiet ? `:\n${output}` : ''}`);
+  await writeCodings(distDir);
   await writeStamp(root, config, startedAt);
 }
 

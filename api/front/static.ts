@@ -10,6 +10,7 @@ import { agentHeaders, contentSignalOf } from './agent-headers.ts';
 import { ALIASES, FALLBACK_TYPE, HTML_TYPE, JSON_TYPE, MARKDOWN_TYPE, contentTypeOf } from './media-types.ts';
 import type { Primary } from './negotiate.ts';
 import { represent, type Representation } from './representation.ts';
+import { SUFFIX, type Compressed } from './codings.ts';
 
 export type Route =
   /** `html` is the primary representation (HTML, or JSON for a document such as /openapi.json). */
@@ -34,7 +35,7 @@ const NOT_FOUND_PREFIXES = LANGS.map((lang) => PAGE_PATHS.home[lang]).sort((a, b
 const notFoundFiles = (prefix: string) => ({ html: `${prefix}404.html`, markdown: twinPath(`${prefix}404/`) });
 
 export async function loadSite(distDir: string, baseUrl: string): Promise<Site> {
-  const files = await readTree(path.resolve(distDir));
+  const { files, stored } = splitCodings(await readTree(path.resolve(distDir)));
   if (!files.size) throw new Error(`${distDir} holds no files: build the site first (npm run build)`);
   const hidden = new Set<string>([...Object.values(ALIASES), ...NOT_FOUND_PREFIXES.flatMap((p) => Object.values(notFoundFiles(p)))]);
   const pages = new Set([...files.keys()].filter((p) => p.endsWith('/index.html')).map((p) => p.slice(0, -'index.html'.length)));
@@ -53,9 +54,9 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
     const htmlLinks = [...(twin ? [link(`${baseUrl}${twin}`, 'alternate', 'text/markdown')] : []), ...extra];
     pending.push(
       (async () => {
-        const html = await represent(files.get(`${dir}index.html`)!, described(dir, HTML_TYPE, htmlLinks, vary), extraOf(undefined, HTML_TYPE));
+        const html = await represent(files.get(`${dir}index.html`)!, described(dir, HTML_TYPE, htmlLinks, vary), extraOf(undefined, HTML_TYPE), stored.get(`${dir}index.html`));
         const markdown = twin
-          ? await represent(files.get(twin)!, described(dir, MARKDOWN_TYPE, [link(`${baseUrl}${dir}`, 'canonical'), ...extra], vary), extraOf(files.get(twin), MARKDOWN_TYPE))
+          ? await represent(files.get(twin)!, described(dir, MARKDOWN_TYPE, [link(`${baseUrl}${dir}`, 'canonical'), ...extra], vary), extraOf(files.get(twin), MARKDOWN_TYPE), stored.get(twin))
           : undefined;
         routes.set(dir, { kind: 'page', primary: 'html', html, markdown });
       })(),
@@ -80,13 +81,13 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
       // A JSON document with a Markdown twin (/openapi.json): negotiable like a page.
       pending.push(
         Promise.all([
-          represent(body, described(url, type, [...links, link(`${baseUrl}${twin}`, 'alternate', 'text/markdown')], ['Accept'])),
-          represent(files.get(twin)!, described(url, MARKDOWN_TYPE, [link(`${baseUrl}${url}`, 'canonical')], ['Accept']), extraOf(files.get(twin), MARKDOWN_TYPE)),
+          represent(body, described(url, type, [...links, link(`${baseUrl}${twin}`, 'alternate', 'text/markdown')], ['Accept']), [], stored.get(file)),
+          represent(files.get(twin)!, described(url, MARKDOWN_TYPE, [link(`${baseUrl}${url}`, 'canonical')], ['Accept']), extraOf(files.get(twin), MARKDOWN_TYPE), stored.get(twin)),
         ]).then(([json, markdown]) => void routes.set(url, { kind: 'page', primary: 'json', html: json, markdown })),
       );
       continue;
     }
-    pending.push(represent(body, described(url, type, links, []), extraOf(body, type)).then((rep) => void routes.set(url, { kind: 'file', rep })));
+    pending.push(represent(body, described(url, type, links, []), extraOf(body, type), stored.get(file)).then((rep) => void routes.set(url, { kind: 'file', rep })));
   }
 
   const notFound = new Map<string, NotFound>();
@@ -95,7 +96,7 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
     const both = files.has(names.html) && files.has(names.markdown);
     const page = (name: string, type: string) =>
       files.has(name)
-        ? represent(files.get(name)!, { ...described(name, type, [], both ? ['Accept'] : []), cacheControl: CACHE_REVALIDATE, validators: false }, extraOf(files.get(name), type))
+        ? represent(files.get(name)!, { ...described(name, type, [], both ? ['Accept'] : []), cacheControl: CACHE_REVALIDATE, validators: false }, extraOf(files.get(name), type), stored.get(name))
         : undefined;
     pending.push(
       Promise.all([page(names.html, HTML_TYPE), page(names.markdown, MARKDOWN_TYPE)]).then(([html, markdown]) => {
@@ -120,6 +121,25 @@ function described(urlPath: string, contentType: string, links: string[], vary: 
     vary,
     validators: true,
   };
+}
+
+/**
+ * The build's compressed copies (`X.br`, `X.gz` beside a file X: codings.ts) are codings of X, not
+ * resources of their own. A `.gz` or `.br` file with no original beside it is an ordinary file.
+ */
+function splitCodings(tree: Map<string, Buffer>): { files: Map<string, Buffer>; stored: Map<string, Compressed> } {
+  const files = new Map<string, Buffer>();
+  const stored = new Map<string, Compressed>();
+  for (const [name, body] of tree) {
+    const coding = name.endsWith(SUFFIX.br) ? 'br' : name.endsWith(SUFFIX.gzip) ? 'gzip' : undefined;
+    const original = coding && name.slice(0, -SUFFIX[coding].length);
+    if (!coding || !original || !tree.has(original)) {
+      files.set(name, body);
+      continue;
+    }
+    stored.set(original, { ...stored.get(original), [coding]: body });
+  }
+  return { files, stored };
 }
 
 /** Every public regular file under root, keyed by its URL path. Symbolic links are skipped, not followed. */
