@@ -1,8 +1,12 @@
 /**
  * A steady sign-up load for outage tests: `clients` loops per target, each sending one sign-up
- * (a fresh address every time) after the other, recording when it was sent, how long it took and
- * what came back. A request that has no answer after `hangMs` is recorded as a hang (status 0).
+ * (a fresh address every time) `pauseMs` after the answer to the one before, recording when it was
+ * sent, how long it took and what came back. A request that has no answer after `hangMs` is
+ * recorded as a hang (status 0). The pause keeps the load steady rather than as fast as the
+ * machine goes: during an outage the answers come back in a millisecond, and back-to-back clients
+ * would spend the test's CPU on thousands of identical 500s.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { API_PATHS } from '../../api/contract/index.ts';
 
 export interface Answer {
@@ -24,7 +28,7 @@ export interface Load {
 
 let runs = 0;
 
-export function signUpLoad(targets: readonly string[], clients = 4, hangMs = 5_000): Load {
+export function signUpLoad(targets: readonly string[], clients = 4, { hangMs = 5_000, pauseMs = 25 } = {}): Load {
   const run = ++runs;
   const answers: Answer[] = [];
   let stopped = false;
@@ -49,6 +53,7 @@ export function signUpLoad(targets: readonly string[], clients = 4, hangMs = 5_0
       }
       answer.ms = performance.now() - sentAt;
       answers.push(answer);
+      await sleep(pauseMs);
     }
   };
   const loops = targets.flatMap((target) => Array.from({ length: clients }, () => loop(target)));
