@@ -5,8 +5,9 @@
  * message and each field) passes through the shared redaction (api/log/redact.ts), so no address,
  * secret or token reaches a line however it is encoded.
  */
+import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type { LogLevel } from './levels.ts';
 import { batchRequestLines } from './line-batch.ts';
 import { redact } from './redact.ts';
@@ -44,6 +45,8 @@ export function createLogger(name: ProcessName, settings: LogSettings, destinati
   const out = destination ?? pino.destination({ dest: 1, sync: true });
   // Request lines in batches, one write per event-loop turn (line-batch.ts).
   if (format === 'json') return pino(options, destination ?? batchRequestLines(out));
+  // Loaded only for a terminal: a json process (production, most tests) never pays for it.
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   const stream = pretty({
     destination: out,
     sync: true,

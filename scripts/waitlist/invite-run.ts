@@ -1,0 +1,140 @@
+/**
+ * The run of `npm run waitlist -- invite` (its usage is in invite.ts, which loads this file only
+ * when the command runs, so that the other commands never load the mail and Markdown libraries):
+ * selection, confirmation and output; the sending in api/invite/run.ts, the message in
+ * invite-message.ts, previews in invite-preview.ts.
+ */
+import { createInterface } from 'node:readline/promises';
+import { fileURLToPath } from 'node:url';
+import { configOrExit } from '../../api/config.ts';
+import { LANGS, type Lang } from '../../api/contract/index.ts';
+import { defaultSender, senderDomain } from '../../api/invite/compose.ts';
+import { runInvitations } from '../../api/invite/run.ts';
+import { NO_SMTP, openMailServer } from '../../api/invite/transport.ts';
+import { normaliseEmail } from '../../api/sidecar/domain/email.ts';
+import type { InviteFilter } from '../../api/sidecar/domain/invitation.ts';
+import { openForOperator } from '../../api/sidecar/operator/access.ts';
+import { EXIT, UsageError, type Parsed } from '../cli.ts';
+import { invitationRenderer } from './invite-message.ts';
+import { runOutput } from './invite-output.ts';
+import { dryRun, nextInvitees, perLanguage } from './invite-preview.ts';
+import { sendSamples } from './invite-sample.ts';
+import { reportUnconfirmed } from './invite-unconfirmed.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Messages in flight at once (SMTP connections of the pool). */
+const CONNECTIONS = 4;
+/** Tries of one message against 4xx or an unreachable server; waits 1 s, 2 s, 4 s between them. */
+const ATTEMPTS = 4;
+const BACKOFF_MS = 1000;
+
+function wholeNumber(name: string, value: string | boolean | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(n) || n < min || (name === 'count' && !Number.isInteger(n))) {
+    throw new UsageError(`--${name} must be ${name === 'count' ? 'a whole number' : 'a number'} of at least ${min}, not ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+async function confirmed(question: string, yes: boolean): Promise<boolean | 'no-terminal'> {
+  if (yes) return true;
+  if (!process.stdin.isTTY) return 'no-terminal';
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export async function run({ values }: Parsed): Promise<number> {
+  const count = wholeNumber('count', values.count, 1);
+  const rate = wholeNumber('rate', values.rate, 0) ?? 5;
+  const to = typeof values.to === 'string' ? normaliseEmail(values.to) : undefined;
+  if (to !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(to)) throw new UsageError(`--to must be an e-mail address, not ${JSON.stringify(values.to)}`);
+  if (count === undefined && to === undefined) throw new UsageError('--count N is required (or --to ADDRESS for a sample)');
+  if (values.out !== undefined && !values['dry-run']) throw new UsageError('--out writes the messages of a --dry-run: add --dry-run');
+  const filter: InviteFilter = {};
+  for (const key of ['lang', 'role', 'building', 'source'] as const) if (typeof values[key] === 'string') Object.assign(filter, { [key]: values[key] });
+  const dry = values['dry-run'] === true;
+  const json = values.json === true;
+
+  const config = configOrExit();
+  if (!dry && !config.SMTP_URL) {
+    process.stderr.write(`${NO_SMTP}\n`);
+    return EXIT.error;
+  }
+  const render = await invitationRenderer(ROOT, config);
+  const from = config.MAIL_FROM ?? defaultSender();
+  const domain = senderDomain(from);
+  const langs: Lang[] = filter.lang ? [filter.lang] : [...LANGS];
+
+  if (to !== undefined) {
+    if (dry) {
+      for (const lang of langs) render({ lang, createdAt: new Date().toISOString() });
+      process.stderr.write(`Rendered a sample in ${langs.join(', ')}; nothing was sent (--dry-run).\n`);
+      return EXIT.ok;
+    }
+    return sendSamples(config, render, langs, { from, to, domain });
+  }
+
+  const access = await openForOperator(config, dry ? 'read' : 'write');
+  try {
+    const { store } = access;
+    const unconfirmed = await store.unconfirmedInvitations(filter);
+    reportUnconfirmed(unconfirmed, { json, resend: values['resend-unconfirmed'] === true });
+    const picked = await nextInvitees(store, filter, count!, values['resend-unconfirmed'] ? unconfirmed : []);
+    if (picked.length === 0) {
+      process.stderr.write('Nobody left to invite (never invited, matching the filters).\n');
+      if (json) process.stdout.write(`${JSON.stringify({ summary: { sent: 0, failed: 0, unconfirmed: 0, notSent: 0 } })}\n`);
+      return EXIT.ok;
+    }
+    if (dry) {
+      const out = typeof values.out === 'string' ? values.out : undefined;
+      await dryRun(render, picked, { from, date: new Date() }, domain, out);
+      process.stderr.write(`Dry run: ${picked.length} message(s) would go out (${perLanguage(picked)})${out ? `, written to ${out}` : ''}. Nobody was marked.\n`);
+      return EXIT.ok;
+    }
+    const answer = await confirmed(`Send ${picked.length} invitation(s) (${perLanguage(picked)}) from ${from} via ${config.SMTP_URL!.shown}?`, values.yes === true);
+    if (answer === 'no-terminal') {
+      process.stderr.write(`error: ${picked.length} invitation(s) would go out (${perLanguage(picked)}): confirm on a terminal, or add --yes\n`);
+      return EXIT.usage;
+    }
+    if (!answer) {
+      process.stderr.write('Nothing was sent.\n');
+      return EXIT.ok;
+    }
+    const mail = await openMailServer(config, CONNECTIONS);
+    const output = runOutput(picked.length, json);
+    const interrupt = new AbortController();
+    const onSignal = () => interrupt.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    try {
+      const summary = await runInvitations(
+        { store, mail, render, now: () => new Date(), onOutcome: output.outcome, signal: interrupt.signal },
+        {
+          count: count!,
+          filter,
+          rate,
+          resendUnconfirmed: values['resend-unconfirmed'] === true,
+          from,
+          messageIdDomain: domain,
+          connections: rate > 0 ? Math.min(CONNECTIONS, Math.ceil(rate)) : CONNECTIONS,
+          attempts: ATTEMPTS,
+          backoffMs: BACKOFF_MS,
+        },
+      );
+      output.finish(summary);
+      return summary.stopped ? EXIT.error : EXIT.ok;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      mail.close();
+    }
+  } finally {
+    await access.close();
+  }
+}
+
