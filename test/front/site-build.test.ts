@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../api/config.ts';
-import { buildSite, stampPath, staleReason, writeStamp } from '../../api/front/site-build.ts';
+import { stampPath, staleReason, writeStamp } from '../../api/front/site-build.ts';
 
 let root: string;
 const T0 = new Date('2030-01-01T00:00:00Z');
@@ -71,29 +71,5 @@ describe('npm start builds only when needed', () => {
     await touch('other/index.html', T0);
     await writeStamp(root, config({ DIST_DIR: 'other' }), T0.getTime() + 1000);
     expect(await staleReason(root, config())).toMatch(/no record/);
-  });
-});
-
-describe('builds at once', () => {
-  // Astro's prerender chunks would share <root>/.astro/.prerender and overwrite each other
-  // (ERR_MODULE_NOT_FOUND in one of the builds); each DIST_DIR gets its own working directory.
-  test('site-build: two builds into different DIST_DIRs at the same time both succeed', { timeout: 120_000 }, async () => {
-    const projectRoot = path.resolve(import.meta.dirname, '..', '..');
-    const dists = [await mkdtemp(path.join(tmpdir(), 'twin-build-a-')), await mkdtemp(path.join(tmpdir(), 'twin-build-b-'))];
-    try {
-      await Promise.all(
-        // Different BASE_URLs make different chunks, as two stacks' builds do.
-        dists.map((DIST_DIR, i) => {
-          const env = { ...process.env, DIST_DIR, BASE_URL: `http://127.0.0.${i + 1}:9` };
-          return buildSite(projectRoot, loadConfig(env), env, { quiet: true });
-        }),
-      );
-      for (const dist of dists) expect((await readdir(dist)).sort()).toEqual(expect.arrayContaining(['index.html', 'robots.txt', 'llms.txt']));
-    } finally {
-      await Promise.all(dists.map(async (dist) => {
-        await rm(dist, { recursive: true, force: true });
-        await rm(stampPath(projectRoot, dist), { force: true });
-      }));
-    }
   });
 });
