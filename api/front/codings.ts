@@ -54,7 +54,7 @@ export function unpacksTo(body: Buffer, coding: keyof Compressed, compressed: Bu
 /** The build's last step: writes the codings of every compressible file under `root`. */
 export async function writeCodings(root: string): Promise<number> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  const files = entries.filter((e) => e.isFile() && !isCodingName(e.name)).map((e) => path.join(e.parentPath, e.name));
+  const files = entries.filter((e) => e.isFile() && !codingOfName(e.name)).map((e) => path.join(e.parentPath, e.name));
   let written = 0;
   await Promise.all(
     files.map(async (file) => {
@@ -73,6 +73,7 @@ export async function writeCodings(root: string): Promise<number> {
   return written;
 }
 
-export function isCodingName(name: string): boolean {
-  return name.endsWith(SUFFIX.br) || name.endsWith(SUFFIX.gzip);
+/** The coding a file's name says it holds (`X.br`, `X.gz`), if any. */
+export function codingOfName(name: string): keyof Compressed | undefined {
+  return name.endsWith(SUFFIX.br) ? 'br' : name.endsWith(SUFFIX.gzip) ? 'gzip' : undefined;
 }

@@ -10,7 +10,7 @@ import { agentHeaders, contentSignalOf } from './agent-headers.ts';
 import { ALIASES, FALLBACK_TYPE, HTML_TYPE, JSON_TYPE, MARKDOWN_TYPE, contentTypeOf } from './media-types.ts';
 import type { Primary } from './negotiate.ts';
 import { represent, type Representation } from './representation.ts';
-import { SUFFIX, type Compressed } from './codings.ts';
+import { SUFFIX, codingOfName, type Compressed } from './codings.ts';
 
 export type Route =
   /** `html` is the primary representation (HTML, or JSON for a document such as /openapi.json). */
@@ -131,9 +131,9 @@ function splitCodings(tree: Map<string, Buffer>): { files: Map<string, Buffer>; 
   const files = new Map<string, Buffer>();
   const stored = new Map<string, Compressed>();
   for (const [name, body] of tree) {
-    const coding = name.endsWith(SUFFIX.br) ? 'br' : name.endsWith(SUFFIX.gzip) ? 'gzip' : undefined;
+    const coding = codingOfName(name);
     const original = coding && name.slice(0, -SUFFIX[coding].length);
-    if (!coding || !original || !tree.has(original)) {
+    if (!original || !tree.has(original)) {
       files.set(name, body);
       continue;
     }

@@ -9,11 +9,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { configOrExit } from '../../api/config.ts';
 import { loadSite } from '../../api/front/static.ts';
 import type { RawHeaders } from '../../api/front/headers.ts';
 
 const root = path.resolve(process.argv[2] ?? 'dist');
-const site = await loadSite(root, process.env.BASE_URL ?? 'http://localhost:4321');
+// The front's own settings (the bench gives both the same environment): the same Link headers.
+const site = await loadSite(root, configOrExit().BASE_URL);
 /** URL path -> the header array and body, decided once. */
 const answers = new Map<string, [RawHeaders, Buffer]>();
 for (const [url, route] of site.routes) {
