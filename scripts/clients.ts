@@ -73,7 +73,7 @@ const program: Program = {
     },
     delete: {
       synopsis: 'delete ID',
-      help: `Deletes a client. Every instance refuses it from its next token request; ${TOKENS_LIVE}.`,
+      help: `Deletes a client. Every instance refuses it from its next token request; ${TOKENS_LIVE}.\nAn id that begins with "-" goes after --, as in: delete -- -x1…`,
       args: ['ID'],
       async run({ positionals: [id] }) {
         if (!(await withClients((clients) => clients.delete(id)))) {

@@ -3,11 +3,12 @@
  * process with a clean environment: create, list, delete, --json, --help and usage errors, and a
  * created client that the token endpoint accepts.
  */
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/sidecar/app.ts';
+import { newClientId } from '../../api/sidecar/domain/clients.ts';
 import { clientsPath, FileClientDirectory } from '../../api/sidecar/store/json/clients-file.ts';
 import { CapturingLogger, ManualClock, testConfig } from './support/harness.ts';
 import { runCommand } from './support/cli.ts';
@@ -77,6 +78,20 @@ describe('clients command', { timeout: 60_000 }, () => {
     expect(missing.code).toBe(3);
     expect(missing.stderr).toContain('No client with id "no-such-id"');
     expect((await stored()).map((c) => c.id)).toEqual([b.client_id]);
+  }, 60_000);
+
+  it('a new client id never begins with "-", so it is never read as an option on the command line', () => {
+    for (let i = 0; i < 2000; i++) expect(newClientId()).not.toMatch(/^-/);
+  });
+
+  it('delete -- ID: an id that begins with "-" is deleted when given after --', async () => {
+    const a = JSON.parse((await clients('create', 'A', '--json')).stdout);
+    const file = JSON.parse(await readFile(clientsPath(dir), 'utf8'));
+    file.clients[0].id = `-${a.client_id.slice(1)}`;
+    await writeFile(clientsPath(dir), JSON.stringify(file));
+    const run = await clients('delete', '--', file.clients[0].id);
+    expect(run.code).toBe(0);
+    expect(await stored()).toEqual([]);
   }, 60_000);
 
   it('usage: no or unknown command, unknown flag, missing, blank or extra arguments -> exit 2 naming the problem, with the usage', async () => {

@@ -51,7 +51,12 @@ export interface ClientRegistry extends ClientDirectory {
 /** Client ids and secrets use only [A-Za-z0-9_-] (base64url), so `curl -u` and form-encoding
  * clients such as oauth4webapi send values that decode to the same string. */
 export function newClientId(): string {
-  return randomBytes(12).toString('base64url');
+  // An id is typed after `npm run clients -- delete`: one that began with "-" would read as an
+  // option there, so such a draw (1 in 64) is drawn again.
+  for (;;) {
+    const id = randomBytes(12).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
 }
 
 export function newClientSecret(): string {
