@@ -41,7 +41,6 @@ import { openBackend } from '../../api/sidecar/store/open-backend.ts';
 import { clientsPath, writeClients } from '../../api/sidecar/store/json/clients-file.ts';
 import { PostgresClients } from '../../api/sidecar/store/postgres/clients.ts';
 import { readStats } from '../../api/sidecar/store/postgres/stats-query.ts';
-import { STATS_SLOTS } from '../../api/sidecar/store/postgres/stats-schema.ts';
 import { postgresBinDir, startPostgres } from '../../test/support/engines/postgres.ts';
 import { answerStats, ask, nextMessage, type LoopStats } from './child-stats.ts';
 import { writeStoreFile } from './json-seed.ts';
@@ -132,7 +131,7 @@ async function main(): Promise<void> {
   guard.unref();
   console.log(
     `PostgreSQL store benchmark: ${CONNECTIONS} concurrent clients, ${duration} s per sign-up load, ${statsSeconds} s per statistics load, ` +
-      `${rounds} alternating rounds, 127.0.0.1 only, durable commits, ${STATS_SLOTS} counter slots\n`,
+      `${rounds} alternating rounds, 127.0.0.1 only, durable commits\n`,
   );
   const engine = await during('starting a throwaway PostgreSQL (fsync on)', startPostgres({ durable: true }));
   // Ctrl-C, a stop or a closed pipe (`| head`) must not leave the throwaway server running.
@@ -232,7 +231,7 @@ async function main(): Promise<void> {
     [`sign-up p99 while ${POLLERS} clients poll stats`, 'no pollers', ms(p99(polled)), ms(p99(signups)), ratio(p99(polled), p99(signups)), '<= 1.10'],
   ]);
   console.log(
-    `\nHot rows: at most ${lockWaits.with.toFixed(1)} sign-up transactions on average waited for a lock with the counters (${STATS_SLOTS} slots), ` +
+    `\nHot rows: at most ${lockWaits.with.toFixed(1)} sign-up transactions on average waited for a lock with the counters, ` +
       `${lockWaits.without.toFixed(1)} without them (pg_stat_activity sampled every 50 ms).`,
   );
   console.log(

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, WaitlistStats, type Lang } from '../../api/contract/index.ts';
 import { createApp } from '../../api/sidecar/app.ts';
 import { openBackend } from '../../api/sidecar/store/open-backend.ts';
+import { openPool } from '../../api/sidecar/store/postgres/pool.ts';
 import type { Backend } from '../../api/sidecar/store/backend.ts';
 import { send, type Requestable } from '../support/request.ts';
 import { postgresBinDir } from '../support/engines/postgres.ts';
@@ -59,6 +60,28 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'statistics are never stale (
     for (const stats of await both()) expect([stats.total, stats.byRole.data, stats.byRole.founder]).toEqual([2, 0, 1]);
     expect(await backends[1].store.erase('ada@example.com')).toBe(true);
     for (const stats of await both()) expect([stats.total, stats.byRole.founder, stats.byLang.de]).toEqual([1, 0, 0]);
+  });
+
+  it('stats: each open instance folds the pending changes into the counters within seconds, and the answers stay the same', async () => {
+    const url = await engine().createSchema();
+    const config = testConfig({ DATABASE_URL: url });
+    const backend = await openBackend(config);
+    backends.push(backend);
+    const app = createApp({ store: backend.store, clock: new ManualClock(), keys: backend.keys, clients: backend.clients, config, logger: new CapturingLogger() });
+    for (const email of ['ada@example.com', 'bob@example.com', 'cy@example.com']) expect((await signUp(app, email, { role: 'data' })).status).toBe(200);
+    const reader = await openPool(url, { max: 1 });
+    try {
+      const pending = async () => Number((await reader.query<{ n: string }>('SELECT count(*) AS n FROM stats_pending')).rows[0].n);
+      const answer = await backend.store.stats(Date.now());
+      expect(answer.total).toBe(3);
+      const deadline = Date.now() + 15_000;
+      while ((await pending()) > 0 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100));
+      expect(await pending()).toBe(0);
+      expect(Number((await reader.query<{ n: string }>(`SELECT sum(n) AS n FROM stats_answers WHERE role = 'data'`)).rows[0].n)).toBe(3);
+      expect(await backend.store.stats(Date.parse(answer.computedAt))).toEqual(answer);
+    } finally {
+      await reader.end();
+    }
   });
 });
 

@@ -12,6 +12,7 @@ import { loadOrCreateSharedKeys } from './keys.ts';
 import { urlWithoutPassword } from '../../../log/redact.ts';
 import { openWatchedPool } from './pool.ts';
 import { migrateSchema } from './schema.ts';
+import { foldStatsEvery } from './stats-pending.ts';
 import { PostgresWaitlistStore } from './waitlist-store.ts';
 
 export async function openPostgresBackend(config: Config, options: BackendOptions = {}): Promise<Backend> {
@@ -23,6 +24,7 @@ export async function openPostgresBackend(config: Config, options: BackendOption
     await migrateSchema(pool);
     const keys = await loadOrCreateSharedKeys(pool, config);
     const store = new PostgresWaitlistStore(pool, { onCommit: options.onCommit });
+    const folds = foldStatsEvery(pool, options.logger);
     return {
       engine: 'postgres',
       store,
@@ -31,6 +33,7 @@ export async function openPostgresBackend(config: Config, options: BackendOption
       health,
       describe: async () => `store: PostgreSQL ${urlWithoutPassword(url)}, ${await store.count()} records`,
       async close() {
+        await folds.stop();
         await store.close();
         await watched.close();
       },

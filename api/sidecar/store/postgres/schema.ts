@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import { StartupError } from '../errors.ts';
+import { STATS_PENDING_SQL } from './stats-pending.ts';
 import { STATS_SCHEMA_SQL } from './stats-schema.ts';
 
 /** Arbitrary but fixed: the advisory lock key of schema changes ("WAIT" in ASCII). */
@@ -52,6 +53,8 @@ const MIGRATIONS: readonly string[] = [
      ADD COLUMN invite_error text;
    CREATE INDEX waitlist_never_invited ON waitlist (created_at, email) WHERE invite_state IS NULL;
    CREATE INDEX waitlist_invite_claimed ON waitlist (created_at, email) WHERE invite_state = 'claimed';`,
+  // 4: the counters changed by appending pending changes that each instance folds in (stats-pending.ts).
+  STATS_PENDING_SQL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

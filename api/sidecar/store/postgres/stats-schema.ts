@@ -1,39 +1,31 @@
 /**
  * Schema version 2: the statistics' counts kept in the database (docs/api.md, "Statistics on
  * PostgreSQL"), so an answer sums a bounded number of rows at any size and includes every write
- * committed before it, by any instance.
+ * committed before it, by any instance. Version 4 (stats-pending.ts) changed how writes reach the
+ * counters and replaced the functions whose bodies it names; this step's text stays as applied.
  *
  * - `stats_answers`: records per combination of answers (language, role, use case, form;
  *   'unanswered' where the record has none): the field counts and the total.
  * - `stats_times`: records per day and per hour of their first sign-up (UTC, numbered from
  *   1970-01-01): the 7- and 30-day windows, whose boundary hour is counted from the records through
  *   the `created_at` index.
- * - Both are changed by row triggers on `waitlist`, in the transaction of the write itself: a new
+ * - Both are kept by row triggers on `waitlist`, in the transaction of the write itself: a new
  *   sign-up, a repeat that changes an answer or the first sign-up time, an erasure, a migration, and
  *   any other writer (an older instance during a rolling upgrade, psql). A repeat that changes
  *   nothing they count does not even call the function (the trigger's WHEN).
- * - Hot rows: every sign-up of the same hour would update the same row and, holding its lock until
- *   COMMIT, wait for the one before it. So each change goes to one of STATS_SLOTS rows per key, the
- *   slot of its connection (backend process id modulo STATS_SLOTS: a pool's connections are
- *   started one after another, so their ids differ in the low bits and concurrent sign-ups of one
- *   instance rarely share a slot, where a random pick collides far more often), and a reader sums
- *   the slots. Within one change, rows are taken in one global order (answers before times, each
- *   sorted by key), so concurrent writers never deadlock.
  * - The step fills both tables from the records in its own transaction, after taking a SHARE ROW
  *   EXCLUSIVE lock on `waitlist`: writers of other instances wait for it (seconds at 1,000,000
  *   rows), so no sign-up is counted twice or missed.
- * - A row trigger is right for one row per transaction (a sign-up). Thousands of rows in ONE
- *   transaction would update the same counter rows thousands of times, each update walking the
- *   chain of versions the transaction made before it (quadratic: 2.9 ms per row at 30,000). So the
- *   migration from JSON turns the triggers off inside its transaction and calls stats_rebuild()
- *   before its COMMIT.
+ * - A row trigger is right for one row per transaction (a sign-up). A bulk writer (the migration
+ *   from JSON: thousands of rows in ONE transaction) turns the triggers off inside its transaction
+ *   and calls stats_rebuild() before its COMMIT.
  */
 
 /** The row triggers that keep the counts (a bulk writer turns them off and rebuilds). */
 export const STATS_TRIGGERS = ['stats_insert_delete', 'stats_update'] as const;
 
-/** Rows per key that concurrent changes spread over (bench: scripts/bench/postgres.ts). */
-export const STATS_SLOTS = 16;
+/** Rows per key that version 2's counter updates spread over; version 4 sums them into one. */
+const STATS_SLOTS = 16;
 
 const UNANSWERED = `'unanswered'`;
 
