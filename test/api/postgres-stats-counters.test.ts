@@ -55,6 +55,30 @@ function questionTimes(createdAts: number[]): number[] {
   return [BASE, ...starts.flatMap((t) => [7, 30].flatMap((days) => [-1, 0, 1].map((ms) => t + days * DAY_MS + ms)))];
 }
 
+/**
+ * Runs `step` while 4 lanes sign up without pause: new addresses with one role, and repeats of
+ * `existing(lane, i)` that change theirs; at least 20 sign-ups before the step and 20 after it.
+ */
+async function whileSigningUp(store: PostgresWaitlistStore, existing: (lane: number, i: number) => string, step: () => Promise<void>): Promise<void> {
+  let running = true;
+  let written = 0;
+  const signUps = Array.from({ length: 4 }, async (_, lane) => {
+    for (let i = 0; running; i += 1) {
+      const input = i % 2 ? { email: `live${lane}-${i}@example.com`, consent: true, role: 'founder' } : { email: existing(lane, i), consent: true, role: 'other' };
+      await store.upsert(input as WaitlistSignup, 'json', iso(BASE - i * 1000));
+      written += 1;
+    }
+  });
+  const reach = async (n: number) => {
+    while (written < n) await new Promise((done) => setTimeout(done, 5));
+  };
+  await reach(20);
+  await step();
+  await reach(written + 20);
+  running = false;
+  await Promise.all(signUps);
+}
+
 describeWithEngine('PostgreSQL', postgresBinDir(), 'statistics counters on PostgreSQL', () => {
   let engine: PostgresEngine;
   const pools: pg.Pool[] = [];
@@ -184,23 +208,10 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'statistics counters on Postg
        FROM generate_series(1, 50000) AS i, LATERAL (SELECT $1::timestamptz - i * interval '61 seconds' AS t) AS times`,
       [iso(BASE)],
     );
-    const store = new PostgresWaitlistStore(writer);
-    let running = true;
-    let written = 0;
-    const signUps = Array.from({ length: 4 }, async (_, lane) => {
-      for (let i = 0; running; i += 1) {
-        // New addresses, and repeats of seeded ones that change their role.
-        const input = i % 2 ? { email: `live${lane}-${i}@example.com`, consent: true, role: 'founder' } : { email: `seed${lane * 1000 + i}@example.com`, consent: true, role: 'other' };
-        await store.upsert(input as WaitlistSignup, 'json', iso(BASE - i * 1000));
-        written += 1;
-      }
+    // New addresses, and repeats of seeded ones that change their role.
+    await whileSigningUp(new PostgresWaitlistStore(writer), (lane, i) => `seed${lane * 1000 + i}@example.com`, async () => {
+      expect(await migrateSchema(upgrader)).toBe(1);
     });
-    while (written < 20) await new Promise((done) => setTimeout(done, 5));
-    expect(await migrateSchema(upgrader)).toBe(1);
-    const during = written;
-    while (written < during + 20) await new Promise((done) => setTimeout(done, 5));
-    running = false;
-    await Promise.all(signUps);
     const all = await records(upgrader);
     for (const now of [BASE, BASE + 3 * DAY_MS + 1, BASE + 20 * DAY_MS - 17]) {
       expect(await new PostgresWaitlistStore(upgrader).stats(now)).toEqual(computeStats(all, now));
@@ -216,21 +227,9 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'statistics counters on Postg
     // Concurrent sign-ups on several connections spread the version-3 counters over slots.
     await Promise.all(Array.from({ length: 200 }, (_, i) => store.upsert({ email: `old${i}@example.com`, consent: true, role: ROLES[i % ROLES.length] } as WaitlistSignup, 'json', iso(BASE - i * 600_000))));
     expect(Number((await upgrader.query('SELECT count(DISTINCT slot) AS n FROM stats_answers')).rows[0].n)).toBeGreaterThan(1);
-    let running = true;
-    let written = 0;
-    const signUps = Array.from({ length: 4 }, async (_, lane) => {
-      for (let i = 0; running; i += 1) {
-        const input = i % 2 ? { email: `live${lane}-${i}@example.com`, consent: true, role: 'founder' } : { email: `old${(lane * 50 + i) % 200}@example.com`, consent: true, role: 'other' };
-        await store.upsert(input as WaitlistSignup, 'json', iso(BASE - i * 1000));
-        written += 1;
-      }
+    await whileSigningUp(store, (lane, i) => `old${(lane * 50 + i) % 200}@example.com`, async () => {
+      expect(await migrateSchema(upgrader)).toBe(3);
     });
-    while (written < 20) await new Promise((done) => setTimeout(done, 5));
-    expect(await migrateSchema(upgrader)).toBe(3);
-    const during = written;
-    while (written < during + 20) await new Promise((done) => setTimeout(done, 5));
-    running = false;
-    await Promise.all(signUps);
     const all = await records(upgrader);
     const reader = new PostgresWaitlistStore(upgrader);
     for (const now of [BASE, BASE + 6 * DAY_MS + 1]) expect(await reader.stats(now)).toEqual(computeStats(all, now));

@@ -20,18 +20,13 @@
 import type pg from 'pg';
 import type { Logger } from '../../http/log.ts';
 import { EngineUnavailableError } from '../../health/unavailable.ts';
+import { answers } from './stats-schema.ts';
 
 /** How often each instance folds the pending changes into the counters. */
 export const FOLD_INTERVAL_MS = 1_000;
 
 /** Arbitrary but fixed: the advisory lock key of a fold ("FOLD" in ASCII). */
 const FOLD_LOCK_KEY = 0x464f4c44;
-
-const UNANSWERED = `'unanswered'`;
-
-/** The answers of a row (OLD or NEW) as the key of `stats_answers`. */
-const answers = (row: string) =>
-  `${row}.lang, coalesce(${row}.role, ${UNANSWERED}), coalesce(${row}.building, ${UNANSWERED}), coalesce(${row}.source, ${UNANSWERED})`;
 
 export const STATS_PENDING_SQL = `
 LOCK TABLE waitlist IN SHARE ROW EXCLUSIVE MODE;

@@ -30,7 +30,7 @@ const STATS_SLOTS = 16;
 const UNANSWERED = `'unanswered'`;
 
 /** The answers of a row (OLD or NEW) as the key of `stats_answers`. */
-const answers = (row: string) =>
+export const answers = (row: string) =>
   `${row}.lang, coalesce(${row}.role, ${UNANSWERED}), coalesce(${row}.building, ${UNANSWERED}), coalesce(${row}.source, ${UNANSWERED})`;
 
 export const STATS_SCHEMA_SQL = `
