@@ -1,13 +1,14 @@
 /**
  * Confirmations of an invite run, gathered and recorded together (at BATCH, or DELAY_MS after the
- * first): the JSON engine rewrites its file per commit, and one commit per message at a steady pace
- * would slow the sign-ups. Until recorded the member is still claimed, which a crash leaves as
+ * first), in one call of the store: one durable write (the JSON engine rewrites its file per
+ * commit; PostgreSQL runs one statement) and, on the JSON store, one request to the sidecar, where
+ * one of each per message would slow the sign-ups. Until recorded the member is still claimed, which a crash leaves as
  * unconfirmed (reported, never re-sent): the wait risks no second message.
  */
 import type { WaitlistRecord } from '../sidecar/domain/record.ts';
 import type { InvitationStore } from '../sidecar/store/waitlist-store.ts';
 
-/** Recorded together: fewer than the connections of a PostgreSQL pool, many for one JSON commit. */
+/** Recorded together: one write and one request for this many messages. */
 const BATCH = 16;
 /** The longest a confirmation waits for others to join it. */
 const DELAY_MS = 1000;
@@ -42,15 +43,14 @@ export class Confirmations {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const batch = this.#waiting.splice(0);
-    const writing: Promise<void> = Promise.all(
-      batch.map(({ record, at }) =>
-        this.#store.confirmInvitation(record.email, record.invitation!.messageId, at).then(
-          () => this.#recorded(record),
-          (error: Error) => this.#recorded(record, error),
-        ),
-      ),
-    )
-      .then(() => undefined)
+    if (batch.length === 0) return Promise.resolve();
+    const sent = batch.map(({ record, at }) => ({ email: record.email, messageId: record.invitation!.messageId, at }));
+    const writing: Promise<void> = this.#store
+      .confirmInvitations(sent)
+      .then(
+        () => batch.forEach(({ record }) => this.#recorded(record)),
+        (error: Error) => batch.forEach(({ record }) => this.#recorded(record, error)),
+      )
       .finally(() => this.#writing.delete(writing));
     this.#writing.add(writing);
     return writing;

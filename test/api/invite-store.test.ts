@@ -61,9 +61,15 @@ function invitationContract(open: () => Promise<Opened>): void {
     const { store, reopen } = await open();
     await seed(store);
     const [a, b, c] = await store.claimInvitees(claim(3));
-    expect(await store.confirmInvitation(a.email, '<other@example.org>', AT)).toBe(false);
-    expect(await store.confirmInvitation(a.email, a.invitation!.messageId, '2026-11-25T12:00:01.000Z')).toBe(true);
-    expect(await store.confirmInvitation(a.email, a.invitation!.messageId, '2026-11-25T12:00:02.000Z')).toBe(false);
+    // One group: a stale Message-ID, the right one, and a member nobody claimed.
+    expect(
+      await store.confirmInvitations([
+        { email: a.email, messageId: '<other@example.org>', at: AT },
+        { email: a.email, messageId: a.invitation!.messageId, at: '2026-11-25T12:00:01.000Z' },
+        { email: 'nobody@example.com', messageId: a.invitation!.messageId, at: AT },
+      ]),
+    ).toEqual([false, true, false]);
+    expect(await store.confirmInvitations([{ email: a.email, messageId: a.invitation!.messageId, at: '2026-11-25T12:00:02.000Z' }])).toEqual([false]);
     expect(await store.failInvitation(b.email, b.invitation!.messageId, '550 5.1.1   mailbox\r\n unavailable')).toBe(true);
     expect(await store.releaseInvitation(c.email, c.invitation!.messageId)).toBe(true);
     const again = await reopen();
@@ -82,7 +88,7 @@ function invitationContract(open: () => Promise<Opened>): void {
     const { store } = await open();
     await seed(store);
     const [a] = await store.claimInvitees(claim(1));
-    await store.confirmInvitation(a.email, a.invitation!.messageId, AT);
+    await store.confirmInvitations([{ email: a.email, messageId: a.invitation!.messageId, at: AT }]);
     await store.upsert({ email: a.email, consent: true, lang: 'de' }, 'form', '2026-11-26T00:00:00.000Z');
     expect((await store.show(a.email))!.invitation).toMatchObject({ state: 'sent' });
     expect((await store.claimInvitees(claim(1))).map((r) => r.email)).toEqual(['m1@example.com']);
@@ -153,7 +159,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'invitations (PostgreSQL stor
     const json = await JsonWaitlistStore.open(dir);
     await seed(json);
     const [a, b] = await json.claimInvitees(claim(3));
-    await json.confirmInvitation(a.email, a.invitation!.messageId, AT);
+    await json.confirmInvitations([{ email: a.email, messageId: a.invitation!.messageId, at: AT }]);
     await json.failInvitation(b.email, b.invitation!.messageId, '550 no such user');
     await json.close();
     const url = await engine().createSchema();

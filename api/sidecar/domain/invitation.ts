@@ -32,6 +32,13 @@ export const Invitation = z
   .strict();
 export type Invitation = z.infer<typeof Invitation>;
 
+/** A message the mail server accepted (250) at `at`, for the claim with that Message-ID. */
+export interface SentInvitation {
+  email: string;
+  messageId: string;
+  at: string;
+}
+
 /** Which members an invite run may pick (every given field must match). */
 export interface InviteFilter {
   lang?: Lang;

@@ -8,11 +8,13 @@ import { z } from 'zod';
 import { InviteClaimSchema, InviteFilterSchema } from '../domain/invitation.ts';
 import type { InvitationStore } from '../store/waitlist-store.ts';
 
-/** The largest invitation request (a claim, or a failure with the server's reply). */
-const MAX_INVITE_REQUEST_BYTES = 16_384;
+/** The largest invitation request (a claim, a group of confirmations, or a failure with the server's reply). */
+const MAX_INVITE_REQUEST_BYTES = 65_536;
+/** The most confirmations one request carries (a run sends groups of 16). */
+const MAX_CONFIRMATIONS = 64;
 
 const Settle = z.object({ email: z.string().min(1), messageId: z.string().min(1) }).strict();
-const Confirm = Settle.extend({ at: z.iso.datetime() }).strict();
+const Confirm = z.object({ sent: z.array(Settle.extend({ at: z.iso.datetime() }).strict()).min(1).max(MAX_CONFIRMATIONS) }).strict();
 const Fail = Settle.extend({ reply: z.string().max(MAX_INVITE_REQUEST_BYTES) }).strict();
 
 export type Answer = (status: number, body: unknown) => void;
@@ -21,7 +23,7 @@ export type Answer = (status: number, body: unknown) => void;
 export async function inviteRoute(store: InvitationStore, route: string, req: IncomingMessage, answer: Answer): Promise<boolean> {
   const handlers: Record<string, (body: unknown) => Promise<unknown> | undefined> = {
     'POST /invite/claim': (body) => ifValid(InviteClaimSchema, body, async (claim) => ({ records: await store.claimInvitees(claim) })),
-    'POST /invite/confirm': (body) => ifValid(Confirm, body, async (c) => ({ done: await store.confirmInvitation(c.email, c.messageId, c.at) })),
+    'POST /invite/confirm': (body) => ifValid(Confirm, body, async ({ sent }) => ({ done: await store.confirmInvitations(sent) })),
     'POST /invite/fail': (body) => ifValid(Fail, body, async (f) => ({ done: await store.failInvitation(f.email, f.messageId, f.reply) })),
     'POST /invite/release': (body) => ifValid(Settle, body, async (r) => ({ done: await store.releaseInvitation(r.email, r.messageId) })),
     'POST /invite/unconfirmed': (body) =>

@@ -21,7 +21,7 @@ import { DaySeriesTally, type DayRange, type DaySeries } from '../../domain/day-
 import type { EngineHealth } from '../../health/engine-health.ts';
 import { EngineUnavailableError } from '../../health/unavailable.ts';
 import { matchesFilter, type CommitInfo, type ExportFilter, type WaitlistStore } from '../waitlist-store.ts';
-import { failureText, type Invitation, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
+import { failureText, type Invitation, type InviteClaim, type InviteFilter, type SentInvitation } from '../../domain/invitation.ts';
 import { claimIn, failedInvitation, sentInvitation, settleIn, unconfirmedIn } from './invitations.ts';
 import { DurableJsonFile } from './json-adapter.ts';
 import { RecordTable } from './record-table.ts';
@@ -223,8 +223,11 @@ export class JsonWaitlistStore implements WaitlistStore {
     return claimed;
   }
 
-  confirmInvitation(email: string, messageId: string, at: string): Promise<boolean> {
-    return this.#settle(email, messageId, (claimed) => sentInvitation(claimed, at));
+  async confirmInvitations(sent: readonly SentInvitation[]): Promise<boolean[]> {
+    if (this.#closed) throw new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed');
+    const done = sent.map(({ email, messageId, at }) => settleIn(this.#db.data, email, messageId, (claimed) => sentInvitation(claimed, at)));
+    if (done.includes(true)) await this.sync();
+    return done;
   }
 
   failInvitation(email: string, messageId: string, reply: string): Promise<boolean> {

@@ -6,7 +6,7 @@
  * Each call commits before it resolves.
  */
 import type pg from 'pg';
-import { failureText, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
+import { failureText, type InviteClaim, type InviteFilter, type SentInvitation } from '../../domain/invitation.ts';
 import type { WaitlistRecord } from '../../domain/record.ts';
 import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
 
@@ -46,8 +46,18 @@ async function settle(pool: pg.Pool, email: string, messageId: string, set: stri
   return (rowCount ?? 0) > 0;
 }
 
-export function confirmInvitation(pool: pg.Pool, email: string, messageId: string, at: string): Promise<boolean> {
-  return settle(pool, email, messageId, "invite_state = 'sent', invited_at = $3", [at]);
+/** Every accepted message of a group in one statement (one commit); per entry, whether its claim was still there. */
+export async function confirmInvitations(pool: pg.Pool, sent: readonly SentInvitation[]): Promise<boolean[]> {
+  if (sent.length === 0) return [];
+  const { rows } = await pool.query<{ email: string; message_id: string }>(
+    `UPDATE waitlist AS w SET invite_state = 'sent', invited_at = s.at
+     FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS s (email, message_id, at)
+     WHERE w.email = s.email AND w.invite_message_id = s.message_id AND w.invite_state = 'claimed'
+     RETURNING w.email, w.invite_message_id AS message_id`,
+    [sent.map((s) => s.email), sent.map((s) => s.messageId), sent.map((s) => s.at)],
+  );
+  const confirmed = new Set(rows.map((row) => `${row.message_id} ${row.email}`));
+  return sent.map((s) => confirmed.has(`${s.messageId} ${s.email}`));
 }
 
 export function failInvitation(pool: pg.Pool, email: string, messageId: string, reply: string): Promise<boolean> {

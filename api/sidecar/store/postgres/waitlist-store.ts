@@ -14,7 +14,7 @@ import { signupsPerDay } from './day-series.ts';
 import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
 import { readStats } from './stats-query.ts';
 import { upsertQuery } from './upsert-statement.ts';
-import type { InviteClaim, InviteFilter } from '../../domain/invitation.ts';
+import type { InviteClaim, InviteFilter, SentInvitation } from '../../domain/invitation.ts';
 import * as invitations from './invitations.ts';
 
 /** Rows fetched per round trip of an export. */
@@ -133,9 +133,9 @@ export class PostgresWaitlistStore implements WaitlistStore {
     return invitations.claimInvitees(this.#pool, claim);
   }
 
-  confirmInvitation(email: string, messageId: string, at: string): Promise<boolean> {
+  confirmInvitations(sent: readonly SentInvitation[]): Promise<boolean[]> {
     this.#open();
-    return invitations.confirmInvitation(this.#pool, email, messageId, at);
+    return invitations.confirmInvitations(this.#pool, sent);
   }
 
   failInvitation(email: string, messageId: string, reply: string): Promise<boolean> {
