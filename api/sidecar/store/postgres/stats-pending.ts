@@ -4,13 +4,13 @@
  * version under a lock held until COMMIT: measured with pgbench on this machine, that halved the
  * sign-ups PostgreSQL takes per second. So a write that changes a count now appends its change to
  * `stats_pending` (one narrow row, no index: an append that locks nothing another sign-up waits
- * for), and `stats_fold()` moves the pending changes into the counters, in one transaction, about
- * once a second (foldStatsEvery below, in every instance; at most one fold runs at a time).
+ * for), and `stats_fold()` moves the pending changes into the counters, in one transaction, a few
+ * times a second (foldStatsEvery below, in every instance; at most one fold runs at a time).
  *
  * An answer reads counters plus pending rows in one snapshot, so it is exact whatever the folds
  * did: a change is in exactly one of the two at any moment, because a fold deletes the pending
- * rows it adds in the same transaction. The pending rows an answer reads are the changes of about
- * the last second, bounded by the rate of sign-ups, never by the length of the list.
+ * rows it adds in the same transaction. The pending rows an answer reads are the changes since the
+ * last fold, bounded by the rate of sign-ups, never by the length of the list.
  *
  * The step also sums the per-connection slots of version 2 into one row per key (the slots spread
  * counter updates of concurrent sign-ups; with only folds updating counters, nothing needs them),
@@ -22,8 +22,14 @@ import type { Logger } from '../../http/log.ts';
 import { EngineUnavailableError } from '../../health/unavailable.ts';
 import { answers } from './stats-schema.ts';
 
-/** How often each instance folds the pending changes into the counters. */
+/**
+ * How often each instance folds the pending changes into the counters: every second while none
+ * come, ten times a second while they do. Every answer reads the pending rows (and the dead ones a
+ * fold leaves until vacuum), so their number sets its cost: measured at 100,000 records, 0.5 ms
+ * with none, 0.6 ms with 300 (the tenth of a second of 3,000 sign-ups/s), 2.2 ms with 2,400.
+ */
 export const FOLD_INTERVAL_MS = 1_000;
+export const FOLD_BUSY_MS = 100;
 
 /** Arbitrary but fixed: the advisory lock key of a fold ("FOLD" in ASCII). */
 const FOLD_LOCK_KEY = 0x464f4c44;
@@ -154,29 +160,34 @@ export async function foldStats(db: pg.Pool | pg.PoolClient): Promise<number> {
 }
 
 /**
- * Folds every FOLD_INTERVAL_MS until stopped; a fold never overlaps the one before it. An engine
- * that is away is the health's to tell (and the next fold after it returns catches up); any
- * other failure is a bug and logs one line.
+ * Folds until stopped: every FOLD_BUSY_MS while there are changes to fold, every FOLD_INTERVAL_MS
+ * when the last fold found none; a fold never overlaps the one before it. An engine that is away
+ * is the health's to tell (the next fold after it returns catches up); any other failure is a bug
+ * and logs one line.
  */
-export function foldStatsEvery(pool: pg.Pool, logger: Logger | undefined, intervalMs = FOLD_INTERVAL_MS): { stop(): Promise<void> } {
+export function foldStatsEvery(pool: pg.Pool, logger: Logger | undefined, idleMs = FOLD_INTERVAL_MS, busyMs = FOLD_BUSY_MS): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
   let stopped = false;
-  const timer = setInterval(() => {
-    if (running || stopped) return;
-    running = foldStats(pool)
-      .then(
-        () => {},
-        (error: unknown) => {
-          if (!(error instanceof EngineUnavailableError)) logger?.error(`folding the statistics counters failed: ${(error as Error).message}`);
-        },
-      )
-      .finally(() => (running = undefined));
-  }, intervalMs);
-  timer.unref();
+  const next = (ms: number) => {
+    if (stopped) return;
+    timer = setTimeout(fold, ms);
+    timer.unref();
+  };
+  function fold(): void {
+    running = foldStats(pool).then(
+      (folded) => next(folded > 0 ? busyMs : idleMs),
+      (error: unknown) => {
+        if (!(error instanceof EngineUnavailableError)) logger?.error(`folding the statistics counters failed: ${(error as Error).message}`);
+        next(idleMs);
+      },
+    );
+  }
+  next(idleMs);
   return {
     async stop() {
       stopped = true;
-      clearInterval(timer);
+      clearTimeout(timer);
       await running;
     },
   };

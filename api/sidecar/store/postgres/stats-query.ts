@@ -2,8 +2,8 @@
  * The statistics of the PostgreSQL store from the counters of stats-schema.ts and the changes not
  * yet folded into them (stats-pending.ts), in ONE statement (one snapshot, so the numbers agree
  * with each other and every change is counted once), reading a bounded number of rows at any size:
- * the answers' rows (at most every combination of answers), the pending changes (about the last
- * second's), and per window (`stats_after`) at most 30 day rows and 24 hour rows, plus the records
+ * the answers' rows (at most every combination of answers), the pending changes (those since the
+ * last fold, a tenth of a second's while sign-ups come), and per window (`stats_after`) at most 30 day rows and 24 hour rows, plus the records
  * of the one boundary hour through the `created_at` index. The windows follow domain/stats.ts to the
  * millisecond: a record counts when its first sign-up is strictly after now minus 7 (30) days.
  */
