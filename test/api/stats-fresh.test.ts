@@ -9,6 +9,7 @@ import { API_PATHS, WaitlistStats, type Lang } from '../../api/contract/index.ts
 import { createApp } from '../../api/sidecar/app.ts';
 import { openBackend } from '../../api/sidecar/store/open-backend.ts';
 import { openPool } from '../../api/sidecar/store/postgres/pool.ts';
+import { VACUUM_AFTER_ROWS } from '../../api/sidecar/store/postgres/stats-pending.ts';
 import type { Backend } from '../../api/sidecar/store/backend.ts';
 import { send, type Requestable } from '../support/request.ts';
 import { postgresBinDir } from '../support/engines/postgres.ts';
@@ -79,6 +80,29 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'statistics are never stale (
       expect(await pending()).toBe(0);
       expect(Number((await reader.query<{ n: string }>(`SELECT sum(n) AS n FROM stats_answers WHERE role = 'data'`)).rows[0].n)).toBe(3);
       expect(await backend.store.stats(Date.parse(answer.computedAt))).toEqual(answer);
+    } finally {
+      await reader.end();
+    }
+  });
+
+  it('stats: an open instance vacuums the pending changes\' table once it has folded enough of them, so their dead rows do not pile up for every answer to read', async () => {
+    const url = await engine().createSchema();
+    const backend = await openBackend(testConfig({ DATABASE_URL: url }));
+    backends.push(backend);
+    const reader = await openPool(url, { max: 1 });
+    try {
+      const vacuums = async () => Number((await reader.query<{ n: string }>(`SELECT vacuum_count AS n FROM pg_stat_user_tables WHERE relid = 'stats_pending'::regclass`)).rows[0].n);
+      expect(await vacuums()).toBe(0);
+      // Written in SQL: the triggers append one pending row per record, as for sign-ups.
+      await reader.query(
+        `INSERT INTO waitlist SELECT 'v' || i || '@example.com', now(), now(), now(), 'en', NULL, NULL, NULL, 'hero', 'form', 'en', 'v1'
+         FROM generate_series(1, $1::int) AS i`,
+        [VACUUM_AFTER_ROWS],
+      );
+      const deadline = Date.now() + 20_000;
+      while ((await vacuums()) === 0 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100));
+      expect(await vacuums()).toBeGreaterThan(0);
+      expect((await backend.store.stats(Date.now())).total).toBe(VACUUM_AFTER_ROWS);
     } finally {
       await reader.end();
     }

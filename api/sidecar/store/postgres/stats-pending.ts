@@ -31,6 +31,18 @@ import { answers } from './stats-schema.ts';
 export const FOLD_INTERVAL_MS = 1_000;
 export const FOLD_BUSY_MS = 100;
 
+/**
+ * Folded rows after which an instance vacuums `stats_pending` (about two seconds of a busy
+ * launch). Measured at 100,000 records: a statistics query took 0.39 ms over an empty table,
+ * 0.88 ms after 30,000 folded rows had left their dead versions, 0.51 ms once vacuumed.
+ */
+export const VACUUM_AFTER_ROWS = 5_000;
+/**
+ * Never truncating: truncation locks the table against the sign-ups' appends; the emptied pages
+ * are reused by the next ones instead. A vacuum already running elsewhere is skipped.
+ */
+const VACUUM_SQL = 'VACUUM (TRUNCATE false, SKIP_LOCKED) stats_pending';
+
 /** Arbitrary but fixed: the advisory lock key of a fold ("FOLD" in ASCII). */
 const FOLD_LOCK_KEY = 0x464f4c44;
 
@@ -161,21 +173,33 @@ export async function foldStats(db: pg.Pool | pg.PoolClient): Promise<number> {
 
 /**
  * Folds until stopped: every FOLD_BUSY_MS while there are changes to fold, every FOLD_INTERVAL_MS
- * when the last fold found none; a fold never overlaps the one before it. An engine that is away
- * is the health's to tell (the next fold after it returns catches up); any other failure is a bug
- * and logs one line.
+ * when the last fold found none; a fold never overlaps the one before it. After every
+ * VACUUM_AFTER_ROWS folded rows it vacuums `stats_pending`, so their dead versions do not pile up
+ * until autovacuum's next round (a minute apart by default) for every answer to read. An engine
+ * that is away is the health's to tell (the next fold after it returns catches up); any other
+ * failure is a bug and logs one line.
  */
 export function foldStatsEvery(pool: pg.Pool, logger: Logger | undefined, idleMs = FOLD_INTERVAL_MS, busyMs = FOLD_BUSY_MS): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  let sinceVacuum = 0;
   const next = (ms: number) => {
     if (stopped) return;
     timer = setTimeout(fold, ms);
     timer.unref();
   };
+  async function foldOnce(): Promise<number> {
+    const folded = await foldStats(pool);
+    sinceVacuum += folded;
+    if (sinceVacuum >= VACUUM_AFTER_ROWS) {
+      sinceVacuum = 0;
+      await pool.query(VACUUM_SQL);
+    }
+    return folded;
+  }
   function fold(): void {
-    running = foldStats(pool).then(
+    running = foldOnce().then(
       (folded) => next(folded > 0 ? busyMs : idleMs),
       (error: unknown) => {
         if (!(error instanceof EngineUnavailableError)) logger?.error(`folding the statistics counters failed: ${(error as Error).message}`);
