@@ -100,16 +100,21 @@ describe('npm run dev', { timeout: 90_000 }, () => {
 
   /**
    * The error overlay the preview shows in the browser (Vite's custom element; its text is in a
-   * shadow root), once it names `file`: the element is attached before its message is filled in.
+   * shadow root), once it holds every one of `parts`: the element is attached before its message
+   * is filled in, and the watcher may first see the saved file half written (an error for an empty
+   * file), so the page is loaded again until the overlay tells the final error.
    */
-  async function overlayText(pagePath: string, file: string): Promise<string> {
+  async function overlayText(pagePath: string, parts: string[]): Promise<string> {
     const tab = await newPage();
-    await tab.goto(`${url}${pagePath}`);
-    const overlay = tab.locator('vite-error-overlay');
-    await overlay.waitFor({ state: 'attached', timeout: 30_000 });
-    const text = () => overlay.evaluate((element) => element.shadowRoot?.textContent ?? element.textContent ?? '');
-    await expect.poll(text, { timeout: 30_000 }).toContain(file);
-    return text();
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      await tab.goto(`${url}${pagePath}`);
+      await tab.waitForFunction((file) => document.querySelector('vite-error-overlay')?.shadowRoot?.textContent?.includes(file) ?? false, parts[0], { timeout: 30_000 });
+      const text = await tab.evaluate(() => document.querySelector('vite-error-overlay')?.shadowRoot?.textContent ?? '');
+      // Past the deadline the caller's assertions name what is missing.
+      if (parts.every((part) => text.includes(part)) || Date.now() > deadline) return text;
+      await new Promise((done) => setTimeout(done, 500));
+    }
   }
 
   test('preview: a page with an H1 in its body shows the file, the line and the fix, in the browser and the terminal', async ({ onTestFinished }) => {
@@ -121,8 +126,9 @@ describe('npm run dev', { timeout: 90_000 }, () => {
     });
     await copy.write('content/en/imprint.md', page('en', 'imprint', 'Imprint', 'Who runs this site and how to reach them.', 'Intro.\n\n# A second H1'));
     await expect.poll(async () => (await fetch(`${url}/imprint/`)).status, { timeout: 30_000 }).toBe(500);
-    const text = await overlayText('/imprint/', 'content/en/imprint.md');
-    for (const part of ['content/en/imprint.md', 'body line 3', 'Start sections with ##']) {
+    const parts = ['content/en/imprint.md', 'body line 3', 'Start sections with ##'];
+    const text = await overlayText('/imprint/', parts);
+    for (const part of parts) {
       expect(text).toContain(part);
       expect(output).toContain(part);
     }
@@ -131,8 +137,9 @@ describe('npm run dev', { timeout: 90_000 }, () => {
   test('preview: bad frontmatter shows the file, the field and what to write, in the browser and the terminal', async () => {
     await copy.write('content/de/impressum.md', page('de', 'imprint', 'Impressum', 'Zu kurz.', 'Text.'));
     await expect.poll(async () => (await fetch(`${url}/de/impressum/`)).status, { timeout: 30_000 }).toBe(500);
-    const text = await overlayText('/de/impressum/', 'content/de/impressum.md');
-    for (const part of ['content/de/impressum.md', 'description', 'at least 20 characters: write one sentence']) {
+    const parts = ['content/de/impressum.md', 'description', 'at least 20 characters: write one sentence'];
+    const text = await overlayText('/de/impressum/', parts);
+    for (const part of parts) {
       expect(text).toContain(part);
       expect(output).toContain(part);
     }

@@ -175,7 +175,7 @@ export async function foldStats(db: pg.Pool | pg.PoolClient): Promise<number> {
  * Folds until stopped: every FOLD_BUSY_MS while there are changes to fold, every FOLD_INTERVAL_MS
  * when the last fold found none; a fold never overlaps the one before it. After every
  * VACUUM_AFTER_ROWS folded rows it vacuums `stats_pending`, so their dead versions do not pile up
- * until autovacuum's next round (a minute apart by default) for every answer to read. An engine
+ * until autovacuum's next pass (a minute apart by default) for every answer to read. An engine
  * that is away is the health's to tell (the next fold after it returns catches up); any other
  * failure is a bug and logs one line.
  */
