@@ -63,6 +63,37 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'statistics are never stale (
     for (const stats of await both()) expect([stats.total, stats.byRole.founder, stats.byLang.de]).toEqual([1, 0, 0]);
   });
 
+  it('stats: calls made while a statistics query runs share the next query, which holds every sign-up acknowledged before them', async () => {
+    const url = await engine().createSchema();
+    const backend = await openBackend(testConfig({ DATABASE_URL: url }));
+    backends.push(backend);
+    const { store } = backend;
+    await store.upsert({ email: 'ada@example.com', consent: true }, 'json', new Date().toISOString());
+    const [locker, reader] = [await openPool(url, { max: 1 }), await openPool(url, { max: 1 })];
+    const holder = await locker.connect();
+    try {
+      // The first query waits behind a lock on the counters, so it is still running below.
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE stats_answers IN ACCESS EXCLUSIVE MODE');
+      const first = store.stats(Date.parse('2026-11-25T12:00:00.000Z'));
+      const waiting = async () => Number((await reader.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%stats_answers%'`)).rows[0].n);
+      await expect.poll(waiting, { timeout: 10_000 }).toBeGreaterThan(0);
+      // Acknowledged while it runs: the pending row is appended, the counters are not touched.
+      await store.upsert({ email: 'bob@example.com', consent: true, role: 'data' }, 'json', new Date().toISOString());
+      const later = [store.stats(Date.parse('2026-11-25T12:00:01.000Z')), store.stats(Date.parse('2026-11-25T12:00:02.000Z'))];
+      await holder.query('ROLLBACK');
+      expect((await first).total).toBeGreaterThanOrEqual(1);
+      const [b, c] = await Promise.all(later);
+      expect([b.total, b.byRole.data]).toEqual([2, 1]);
+      // One query answered both, for the later of their times.
+      expect(c).toBe(b);
+      expect(b.computedAt).toBe('2026-11-25T12:00:02.000Z');
+    } finally {
+      holder.release();
+      await Promise.all([locker.end(), reader.end()]);
+    }
+  });
+
   it('stats: each open instance folds the pending changes into the counters within seconds, and the answers stay the same', async () => {
     const url = await engine().createSchema();
     const config = testConfig({ DATABASE_URL: url });
