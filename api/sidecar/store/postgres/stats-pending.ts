@@ -128,18 +128,16 @@ BEGIN
 END
 $$;
 
--- As before, plus the pending changes of every hour after the boundary hour (whose records are
--- counted through the index, so its counters and pending rows are left out).
-CREATE OR REPLACE FUNCTION stats_after(since timestamptz) RETURNS bigint LANGUAGE plpgsql STABLE
+-- Version 2's window count becomes the count of the folded changes and the boundary hour's records;
+-- stats_after adds the pending changes of every hour after the boundary hour (that hour's records
+-- are counted through the index, so its pending rows are left out).
+ALTER FUNCTION stats_after(timestamptz) RENAME TO stats_folded_after;
+CREATE FUNCTION stats_after(since timestamptz) RETURNS bigint LANGUAGE plpgsql STABLE
   SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   h integer := stats_hour(since);
-  d integer := stats_day(since);
 BEGIN
-  RETURN (SELECT coalesce(sum(n), 0) FROM stats_times WHERE period = 'day' AND start > d)
-       + (SELECT coalesce(sum(n), 0) FROM stats_times WHERE period = 'hour' AND start > h AND start < (d + 1) * 24)
-       + (SELECT coalesce(sum(p.d), 0) FROM stats_pending AS p WHERE p.hour > h)
-       + (SELECT count(*) FROM waitlist WHERE created_at > since AND created_at < to_timestamp((h + 1) * 3600.0));
+  RETURN stats_folded_after(since) + (SELECT coalesce(sum(p.d), 0) FROM stats_pending AS p WHERE p.hour > h);
 END
 $$;
 

@@ -2,7 +2,8 @@
  * Schema version 2: the statistics' counts kept in the database (docs/api.md, "Statistics on
  * PostgreSQL"), so an answer sums a bounded number of rows at any size and includes every write
  * committed before it, by any instance. Version 4 (stats-pending.ts) changed how writes reach the
- * counters and replaced the functions whose bodies it names; this step's text stays as applied.
+ * counters, renamed stats_after to stats_folded_after (wrapped by a new stats_after) and replaced
+ * the other functions whose bodies it names; this step's text stays as applied.
  *
  * - `stats_answers`: records per combination of answers (language, role, use case, form;
  *   'unanswered' where the record has none): the field counts and the total.
