@@ -2,8 +2,8 @@
  * Confirmations of an invite run, gathered and recorded together (at BATCH, or DELAY_MS after the
  * first), in one call of the store: one durable write (the JSON engine rewrites its file per
  * commit; PostgreSQL runs one statement) and, on the JSON store, one request to the sidecar, where
- * one of each per message would slow the sign-ups. Until recorded the member is still claimed, which a crash leaves as
- * unconfirmed (reported, never re-sent): the wait risks no second message.
+ * one of each per message would slow the sign-ups. Until recorded the member is still claimed,
+ * which a crash leaves as unconfirmed (reported, never re-sent): the wait risks no second message.
  */
 import type { WaitlistRecord } from '../sidecar/domain/record.ts';
 import type { InvitationStore } from '../sidecar/store/waitlist-store.ts';

@@ -10,12 +10,14 @@ import type { InvitationStore } from '../store/waitlist-store.ts';
 
 /** The largest invitation request (a claim, a group of confirmations, or a failure with the server's reply). */
 const MAX_INVITE_REQUEST_BYTES = 65_536;
+/** The longest server reply a failure carries (it is stored shortened: domain/invitation.ts failureText). */
+const MAX_REPLY_CHARS = 16_384;
 /** The most confirmations one request carries (a run sends groups of 16). */
 const MAX_CONFIRMATIONS = 64;
 
 const Settle = z.object({ email: z.string().min(1), messageId: z.string().min(1) }).strict();
 const Confirm = z.object({ sent: z.array(Settle.extend({ at: z.iso.datetime() }).strict()).min(1).max(MAX_CONFIRMATIONS) }).strict();
-const Fail = Settle.extend({ reply: z.string().max(MAX_INVITE_REQUEST_BYTES) }).strict();
+const Fail = Settle.extend({ reply: z.string().max(MAX_REPLY_CHARS) }).strict();
 
 export type Answer = (status: number, body: unknown) => void;
 

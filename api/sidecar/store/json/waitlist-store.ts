@@ -60,6 +60,9 @@ interface Waiter {
   discardPrevious?: boolean;
 }
 
+/** One claim to move on: `next` gives its new invitation (undefined: never invited). */
+type Settlement = { email: string; messageId: string; next: (claimed: Invitation) => Invitation | undefined };
+
 export class JsonWaitlistStore implements WaitlistStore {
   readonly #db: Low<RecordTable>;
   readonly #file: DurableJsonFile<RecordTable>;
@@ -223,30 +226,33 @@ export class JsonWaitlistStore implements WaitlistStore {
     return claimed;
   }
 
-  async confirmInvitations(sent: readonly SentInvitation[]): Promise<boolean[]> {
-    if (this.#closed) throw new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed');
-    const done = sent.map(({ email, messageId, at }) => settleIn(this.#db.data, email, messageId, (claimed) => sentInvitation(claimed, at)));
-    if (done.includes(true)) await this.sync();
-    return done;
+  confirmInvitations(sent: readonly SentInvitation[]): Promise<boolean[]> {
+    return this.#settle(sent.map(({ email, messageId, at }) => ({ email, messageId, next: (claimed) => sentInvitation(claimed, at) })));
   }
 
   failInvitation(email: string, messageId: string, reply: string): Promise<boolean> {
-    return this.#settle(email, messageId, (claimed) => failedInvitation(claimed, failureText(reply)));
+    return this.#settleOne({ email, messageId, next: (claimed) => failedInvitation(claimed, failureText(reply)) });
   }
 
   releaseInvitation(email: string, messageId: string): Promise<boolean> {
-    return this.#settle(email, messageId, () => undefined);
+    return this.#settleOne({ email, messageId, next: () => undefined });
   }
 
   async unconfirmedInvitations(filter?: InviteFilter): Promise<WaitlistRecord[]> {
     return unconfirmedIn(this.#db.data, filter);
   }
 
-  async #settle(email: string, messageId: string, next: (claimed: Invitation) => Invitation | undefined): Promise<boolean> {
+  /** Moves each named claim on, in one commit; per change, false when the record or that claim is gone. */
+  async #settle(changes: readonly Settlement[]): Promise<boolean[]> {
     if (this.#closed) throw new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed');
-    if (!settleIn(this.#db.data, email, messageId, next)) return false;
-    await this.sync();
-    return true;
+    const done = changes.map(({ email, messageId, next }) => settleIn(this.#db.data, email, messageId, next));
+    if (done.includes(true)) await this.sync();
+    return done;
+  }
+
+  async #settleOne(change: Settlement): Promise<boolean> {
+    const [done] = await this.#settle([change]);
+    return done;
   }
 
   async close(): Promise<void> {

@@ -3,9 +3,10 @@
  * yet folded into them (stats-pending.ts), in ONE statement (one snapshot, so the numbers agree
  * with each other and every change is counted once), reading a bounded number of rows at any size:
  * the answers' rows (at most every combination of answers), the pending changes (those since the
- * last fold, a tenth of a second's while sign-ups come), and per window (`stats_after`) at most 30 day rows and 24 hour rows, plus the records
- * of the one boundary hour through the `created_at` index. The windows follow domain/stats.ts to the
- * millisecond: a record counts when its first sign-up is strictly after now minus 7 (30) days.
+ * last fold, a tenth of a second's while sign-ups come), and per window (`stats_after`) at most 30
+ * day rows and 24 hour rows, plus the records of the one boundary hour through the `created_at`
+ * index. The windows follow domain/stats.ts to the millisecond: a record counts when its first
+ * sign-up is strictly after now minus 7 (30) days.
  */
 import type pg from 'pg';
 import type { WaitlistStats } from '../../../contract/index.ts';
