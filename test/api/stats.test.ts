@@ -116,6 +116,22 @@ for (const env of ENVIRONMENTS) {
       expect((await send(h.app, stats(env), bearer(token))).status).toBe(401);
     });
 
+    it('stats: a token accepted before is checked against the clock again on every use', async () => {
+      const token = await tokenOf(env);
+      expect((await send(h.app, stats(env), bearer(token))).status).toBe(200);
+      h.clock.advance(-31);
+      expect((await send(h.app, stats(env), bearer(token))).status).toBe(401);
+      h.clock.advance(31 + TOKEN_TTL_SECONDS + 31);
+      expect((await send(h.app, stats(env), bearer(token))).status).toBe(401);
+    });
+
+    it('stats: a token accepted in its environment is still refused in the other', async () => {
+      const token = await tokenOf(env);
+      expect((await send(h.app, stats(env), bearer(token))).status).toBe(200);
+      const res = await send(h.app, stats(env === 'production' ? 'sandbox' : 'production'), bearer(token));
+      expect([res.status, res.body.error]).toEqual([401, 'invalid_token']);
+    });
+
     it('stats: a token without waitlist:stats:read -> 403 insufficient_scope, challenge with error and scope', async () => {
       const { id, secret, record } = await clientRecord('no scopes', []);
       const path = clientsPath(h.dir);
