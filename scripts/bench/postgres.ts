@@ -45,7 +45,7 @@ import { postgresBinDir, startPostgres } from '../../test/support/engines/postgr
 import { answerStats, ask, nextMessage, type LoopStats } from './child-stats.ts';
 import { writeStoreFile } from './json-seed.ts';
 import { copyWithoutCounters, seedPostgres } from './postgres-seed.ts';
-import { call, load, signUps, type Latencies } from './request-load.ts';
+import { load, pollStats, signUps, type Latencies } from './request-load.ts';
 import { table } from './table.ts';
 import { during, numberOption, phase } from './progress.ts';
 
@@ -412,9 +412,4 @@ async function accessToken(url: string): Promise<string> {
   });
   if (res.status !== 200) throw new Error(`token request answered ${res.status}`);
   return ((await res.json()) as { access_token: string }).access_token;
-}
-
-function pollStats(url: string, token: string, seconds: number, clients: number): Promise<Latencies> {
-  const target = new URL(API_PATHS.stats, url);
-  return load(clients, seconds, (agent: Agent) => call(agent, target, 'GET', { authorization: `Bearer ${token}` }));
 }

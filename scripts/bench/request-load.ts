@@ -1,12 +1,14 @@
 /**
- * A closed-loop load: `connections` clients sending requests back to back over kept-alive
+ * Closed-loop loads: `connections` clients sending requests back to back over kept-alive
  * connections for a while, each request timed in this process (performance.now), so latencies are
  * exact to the microsecond and include the wait for a free connection. Used by the sidecar and
  * PostgreSQL benches for sign-ups (each one a distinct address) and statistics polls.
  */
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
 import { API_PATHS } from '../../api/contract/index.ts';
+import { percentiles } from './signup-load.ts';
 
 /** Answered requests and their latency in milliseconds. */
 export interface Latencies {
@@ -59,4 +61,19 @@ export function call(agent: Agent, url: URL, method: string, headers: Record<str
     req.on('error', () => done(0));
     req.end(body);
   });
+}
+
+/**
+ * `clients` polling the statistics of `url` with `token` for `seconds`, through autocannon: a
+ * statistics answer costs the sidecar less CPU than a request costs node:http's client (about 60
+ * against 100 µs), so `load` would measure itself. Latencies from autocannon's 'response' event
+ * (latency.ts says why).
+ */
+export async function pollStats(url: string, token: string, seconds: number, clients: number): Promise<Latencies> {
+  const samples: number[] = [];
+  const run = autocannon({ url: new URL(API_PATHS.stats, url).href, connections: clients, duration: seconds, headers: { authorization: `Bearer ${token}` } });
+  run.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => samples.push(ms));
+  const result = await run;
+  const { p50, p99 } = percentiles(samples);
+  return { ok: result['2xx'], failed: result.errors + result.timeouts + result.non2xx, p50, p99, max: samples.at(-1) ?? 0 };
 }
