@@ -6,7 +6,7 @@
  */
 import type { WaitlistRecord } from '../../domain/record.ts';
 
-const CHUNK_RECORDS = 1024;
+const CHUNK_RECORDS = 256;
 const encoder = new TextEncoder();
 
 export class RecordTable {
