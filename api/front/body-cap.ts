@@ -26,7 +26,6 @@ export function cutsBody(req: http.IncomingMessage): boolean {
 
 /** A request body on its way to the sidecar, capped, and kept for a resend once it has all passed. */
 export interface CappedBody {
-  stream: Transform;
   /**
    * What a try sends: the stream while nothing has read it (a try that found no sidecar left it
    * untouched), else the whole body as it passed before; undefined when part of it went out and
@@ -64,9 +63,33 @@ export function cappedBody(req: http.IncomingMessage, max = FORWARDED_BODY_MAX):
   // request must survive that, so that its rest can be drained.
   req.pipe(cap);
   return {
-    stream: cap,
     forTry: () => (!cap.destroyed && !cap.readableDidRead ? cap : complete ? Buffer.concat(passed) : undefined),
   };
+}
+
+/**
+ * True when the body's declared length fits what is forwarded (and no Transfer-Encoding comes
+ * with it): such a body is read whole before it goes on (readWhole).
+ */
+export function fitsWhole(req: http.IncomingMessage): boolean {
+  const declared = req.headers['content-length'];
+  return req.headers['transfer-encoding'] === undefined && declared !== undefined && Number(declared) <= FORWARDED_BODY_MAX;
+}
+
+/**
+ * Reads a body that fits (fitsWhole) to its end, then hands it on whole, as nginx's
+ * `proxy_request_buffering` does by default: the sidecar then gets the head and the body in one
+ * write, no sidecar connection waits on a slow client, and no stream is built per request. A
+ * sign-up's body is a few hundred bytes; the memory is bounded by FORWARDED_BODY_MAX. A client
+ * that never completes its body is ended by the server's request deadline, and nothing is sent.
+ */
+export function readWhole(req: http.IncomingMessage, done: (body: CappedBody) => void): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    const whole = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    done({ forTry: () => whole });
+  });
 }
 
 /** The forwarded fields without Content-Length, for a body the cap cuts short. */

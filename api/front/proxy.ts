@@ -1,6 +1,8 @@
 /**
- * /api/… and /sandbox/api/… go to the sidecar: same method, path and query, bodies streamed both
- * ways (never buffered whole), over kept-alive connections (a Unix domain socket by default). When
+ * /api/… and /sandbox/api/… go to the sidecar: same method, path and query, over kept-alive
+ * connections (a Unix domain socket by default). A body whose declared length fits the limit is
+ * read whole and sent with the head in one write (body-cap.ts, readWhole); any other body, and
+ * every answer, is streamed (never buffered whole). When
  * the sidecar is down, slow to connect or dies mid-request, the client gets the contract's JSON 500
  * instead of a hang.
  *
@@ -28,7 +30,7 @@ import type http from 'node:http';
 import { Client, Pool, type Dispatcher } from 'undici';
 import type { Trusted } from '../net/client-address.ts';
 import { describeAddress, type SidecarAddress } from '../net/sidecar-address.ts';
-import { cappedBody, cutsBody, drainRest, hasBody, withoutContentLength, type CappedBody } from './body-cap.ts';
+import { cappedBody, cutsBody, drainRest, fitsWhole, hasBody, readWhole, withoutContentLength, type CappedBody } from './body-cap.ts';
 import { Exchange, fail, type Attempt } from './exchange.ts';
 import { forwardHeaders, requestClient } from './forward-headers.ts';
 import { holdRoom, type HoldEvents, type Waiting } from './hold.ts';
@@ -119,8 +121,14 @@ export function createProxy(options: ProxyOptions) {
     let headers = forwardHeaders(req, options.trusted, client);
     // A declared length the cap cuts short no longer holds: undici sends the cut body chunked.
     if (withBody && cutsBody(req)) headers = withoutContentLength(headers);
-    const forwarding: Forwarding = { attempt, headers, body: withBody ? cappedBody(req) : null, closed: false };
-    send(forwarding, true);
+    const whole = withBody && fitsWhole(req);
+    const forwarding: Forwarding = { attempt, headers, body: withBody && !whole ? cappedBody(req) : null, closed: false };
+    if (!whole) send(forwarding, true);
+    else
+      readWhole(req, (body) => {
+        forwarding.body = body;
+        if (!forwarding.closed) send(forwarding, true);
+      });
     res.on('close', () => {
       forwarding.closed = true;
       forwarding.current?.clientGone();

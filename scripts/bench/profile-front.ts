@@ -1,10 +1,11 @@
 /**
- * Where the front's microseconds go on a static request: runs the front under `--cpu-prof`
+ * Where the front's microseconds go on a static request, or with `--signup` on a proxied sign-up
+ * (a sidecar of its own on the JSON store, unprofiled): runs the front under `--cpu-prof`
  * (writing its request line to a file, as in front.ts), loads one path with autocannon, stops it
  * with SIGTERM (the profile is written on exit) and prints the functions with the most self time,
  * and the same time grouped by where the code lives (node:http, the logger, the front's own
  * modules, …), as µs per request. The .cpuprofile file is kept for a flame graph (Chrome DevTools,
- * speedscope). Usage: node scripts/bench/profile-front.ts [--duration=N] [--path=/thanks/].
+ * speedscope). Usage: node scripts/bench/profile-front.ts [--duration=N] [--path=/thanks/ | --signup].
  */
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,20 +15,34 @@ import { configOrExit } from '../../api/config.ts';
 import { benchEnv } from './probe.ts';
 import { selfTimeOfLast, type Profile } from './cpu-profile.ts';
 import { benchOptions, during, numberOption } from './progress.ts';
-import { nodeServer } from './servers.ts';
+import { nodeServer, sidecar, type Running } from './servers.ts';
 import { table } from './table.ts';
 
 const duration = numberOption('duration', 5);
-const target = benchOptions().path ?? '/thanks/';
+const signup = 'signup' in benchOptions();
+const target = signup ? '/api/v1/waitlist' : (benchOptions().path ?? '/thanks/');
 const root = path.resolve(import.meta.dirname, '..', '..');
 const config = configOrExit();
 const dir = await mkdtemp(path.join(tmpdir(), 'profile-front-'));
 const env = { ...benchEnv(), DATA_DIR: path.join(dir, 'data'), LOG_REQUESTS: 'true', LOG_FORMAT: 'json', PORT: '0', HOST: '127.0.0.1', NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` };
+let api: Running | undefined;
+if (signup) {
+  api = await sidecar(path.join(root, 'api/sidecar/main.ts'), { ...benchEnv(), DATA_DIR: path.join(dir, 'data'), SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0' });
+  const { hostname, port } = new URL(api.url);
+  Object.assign(env, { SIDECAR_LISTEN: 'tcp', SIDECAR_HOST: hostname, SIDECAR_PORT: port });
+}
 const front = await nodeServer('front', path.join(root, 'api/front/main.ts'), [], { ...env, DIST_DIR: config.DIST_DIR }, path.join(dir, 'front.log'));
-await autocannon({ url: front.url + target, connections: 32, duration: 1 });
-const result = await during(`profiling ${target}: ${duration} s`, async () => await autocannon({ url: front.url + target, connections: 32, duration }));
+let sent = 0;
+// Distinct addresses, as launch-day sign-ups are.
+const requests = signup
+  ? [{ method: 'POST' as const, headers: { 'content-type': 'application/json' }, setupRequest: (request: object) => ({ ...request, body: JSON.stringify({ email: `p-${sent++}@example.com`, consent: true, role: 'data', lang: 'de' }) }) }]
+  : undefined;
+const load = (seconds: number) => autocannon({ url: front.url + target, connections: 32, duration: seconds, requests });
+await load(1);
+const result = await during(`profiling ${target}: ${duration} s`, async () => await load(duration));
 await front.stop();
-const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'))!;
+await api?.stop();
+const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile') && name.includes(`.${front.pid}.`))!;
 const profile = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as Profile;
 
 // The measured run's samples: its `duration` seconds before the exit, plus a little for the stop itself.

@@ -6,8 +6,9 @@
  * sidecar's own modules, …) and the functions with the most self time, as shares of the samples
  * and as µs of the CPU per sign-up that /proc measured. With
  * `--server=plain` or `--server=h3-floor` it profiles the peer instead. The .cpuprofile is kept
- * for a flame graph (Chrome DevTools, speedscope).
- * Usage: node scripts/bench/profile-sidecar.ts [--duration=N] [--server=sidecar|plain|h3-floor].
+ * for a flame graph (Chrome DevTools, speedscope). With `--stats` it profiles the sidecar answering
+ * the statistics to 32 pollers with a Bearer token instead (autocannon, as the PostgreSQL bench polls).
+ * Usage: node scripts/bench/profile-sidecar.ts [--duration=N] [--server=sidecar|plain|h3-floor] [--stats].
  */
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,12 @@ import { startPostgres } from '../../test/support/engines/postgres.ts';
 import { selfTimeOfLast, type Profile } from './cpu-profile.ts';
 import { seedPostgres } from './postgres-seed.ts';
 import { benchOptions, during, numberOption } from './progress.ts';
-import { nodeServer, sidecar, type Running } from './servers.ts';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { API_PATHS } from '../../api/contract/index.ts';
+import { hashSecret } from '../../api/sidecar/domain/clients.ts';
+import { PostgresClients } from '../../api/sidecar/store/postgres/clients.ts';
+import { cpuSeconds, nodeServer, sidecar, type Running } from './servers.ts';
 import { signupLoad } from './signup-load.ts';
 import { table } from './table.ts';
 
@@ -24,6 +30,7 @@ import { table } from './table.ts';
 const SOCKET_WRITES = new Set(['writev', 'writeUtf8String', 'writeBuffer', 'writeLatin1String', 'writeAsciiString']);
 const duration = numberOption('duration', 8);
 const which = benchOptions().server ?? 'sidecar';
+const stats = 'stats' in benchOptions();
 const root = path.resolve(import.meta.dirname, '..', '..');
 const dir = await mkdtemp(path.join(tmpdir(), 'profile-sidecar-'));
 const engine = await during('starting a throwaway PostgreSQL (fsync on)', startPostgres({ durable: true }));
@@ -36,13 +43,36 @@ try {
     which === 'sidecar'
       ? await sidecar(path.join(root, 'api/sidecar/main.ts'), env)
       : await nodeServer(which, path.join(import.meta.dirname, `${which}-${which === 'plain' ? 'signup-' : ''}server.ts`), [url], env);
-  const result = await during(`profiling ${which}: sign-ups for ${duration} s`, signupLoad(server.url, 32, duration, [{ pid: server.pid }]));
+  const result = stats
+    ? await during(`profiling ${which}: statistics for ${duration} s`, statsLoad(server, url))
+    : await during(`profiling ${which}: sign-ups for ${duration} s`, signupLoad(server.url, 32, duration, [{ pid: server.pid }]));
   await server.stop();
   const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'))!;
   report(JSON.parse(await readFile(path.join(dir, file), 'utf8')) as Profile, Math.round(result.perSecond * duration), path.join(dir, file), result.cpuMicros[0]);
 } finally {
   await server?.stop();
   await engine.stop();
+}
+
+/** 32 pollers of the statistics with a Bearer token for `duration` s, and the sidecar's CPU per answer. */
+async function statsLoad(server: Running, databaseUrl: string): Promise<{ perSecond: number; cpuMicros: number[] }> {
+  const client = { id: 'profile-client', secret: 'profile-secret-that-is-long-enough-0123456789' };
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  await new PostgresClients(pool).create({ id: client.id, name: 'profile', createdAt: new Date().toISOString(), scopes: ['waitlist:stats:read'], secretHash: await hashSecret(client.secret) });
+  await pool.end();
+  const res = await fetch(new URL(API_PATHS.token, server.url), {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  const { access_token: token } = (await res.json()) as { access_token: string };
+  const poll = (seconds: number) => autocannon({ url: new URL(API_PATHS.stats, server.url).href, connections: 32, duration: seconds, headers: { authorization: `Bearer ${token}` } });
+  await poll(1);
+  const before = await cpuSeconds(server.pid);
+  const result = await poll(duration);
+  const cpu = (await cpuSeconds(server.pid)) - before;
+  if (result.non2xx) console.error(`${result.non2xx} answers were not 2xx`);
+  return { perSecond: result['2xx'] / duration, cpuMicros: [(cpu * 1e6) / Math.max(1, result['2xx'])] };
 }
 
 function report(profile: Profile, answered: number, file: string, cpuMicros: number): void {
@@ -67,7 +97,7 @@ function report(profile: Profile, answered: number, file: string, cpuMicros: num
   const per = (micros: number) => ((micros / Math.max(1, sampled)) * cpuMicros).toFixed(1);
   const share = (micros: number) => `${((100 * micros) / Math.max(1, sampled)).toFixed(1)} %`;
   const top = (map: Map<string, number>, n: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
-  console.log(`\n${which}: ${answered} sign-ups in ${duration} s, ${cpuMicros.toFixed(0)} µs CPU each (/proc), shared out by the profile's samples; profile: ${file}`);
+  console.log(`\n${which}: ${answered} ${stats ? 'statistics answers' : 'sign-ups'} in ${duration} s, ${cpuMicros.toFixed(0)} µs CPU each (/proc), shared out by the profile's samples; profile: ${file}`);
   table(['where (self time)', 'µs/sign-up', 'share'], top(byPlace, 16).map(([place, micros]) => [place, per(micros), share(micros)]));
   console.log('');
   table(['function (self time)', 'µs/sign-up', 'share'], top(byFunction, 30).map(([name, micros]) => [name, per(micros), share(micros)]));

@@ -16,6 +16,9 @@
  * Redis, PostgreSQL with its backends), less what each process spends idle (measured once before
  * the rounds): at equal work per second a busy machine's noise and the per-wake-up costs of a
  * slower server weigh the same on every contender.
+ * `--before=DIR`: a checkout of another commit (for example `git worktree add /tmp/before HEAD`,
+ * with node_modules linked in) runs as one more contender, "product (before)", in the same rounds:
+ * a change's before and after measured in one run.
  * The database starts with `--signup-records` rows (default 100,000; the full measurement is
  * `--signup-records=1000000`), filled in SQL with the statistics' counters (postgres-seed.ts).
  */
@@ -26,7 +29,7 @@ import { postgresBinDir, startPostgres } from '../../test/support/engines/postgr
 import { REDIS_BINARY, startRedis, type RedisEngine } from '../../test/support/engines/redis.ts';
 import { seedPostgres } from './postgres-seed.ts';
 import { pgbenchLoad } from './pgbench.ts';
-import { during, numberOption, phase } from './progress.ts';
+import { benchOptions, during, numberOption, phase } from './progress.ts';
 import { nodeServer, sidecar, type Running } from './servers.ts';
 import { idleMicrosPerSecond, signupLoad, type Counted, type SignupRun } from './signup-load.ts';
 import { table } from './table.ts';
@@ -37,6 +40,7 @@ const duration = numberOption('duration', 5);
 const rounds = numberOption('rounds', 2);
 const records = numberOption('signup-records', 100_000);
 const fixedRate = numberOption('signup-rate', 200);
+const before = benchOptions().before;
 
 interface Contender {
   name: string;
@@ -82,17 +86,22 @@ async function main(): Promise<void> {
         running.push(started);
         return started;
       };
-      const productData = path.join(tmp, 'product');
-      const productEnv = { ...base, DATA_DIR: productData, LOG_REQUESTS: 'true', LOG_FORMAT: 'json', ...(redis ? { RATE_LIMIT_STORE: redis.url } : {}) };
-      const productSidecar = await start(sidecar(path.join(ROOT, 'api/sidecar/main.ts'), { ...productEnv, SIDECAR_LISTEN: 'socket' }));
-      const front = await start(nodeServer('front', path.join(ROOT, 'api/front/main.ts'), [], { ...productEnv, SIDECAR_LISTEN: 'socket', HOST: '127.0.0.1', PORT: '0' }, path.join(tmp, 'front.log')));
+      /** The product (front, and sidecar on its Unix socket) from the checkout at `root`. */
+      const product = async (root: string, name: string) => {
+        const productEnv = { ...base, DATA_DIR: path.join(tmp, name.replace(/\W+/g, '-')), LOG_REQUESTS: 'true', LOG_FORMAT: 'json', ...(redis ? { RATE_LIMIT_STORE: redis.url } : {}) };
+        const api = await start(sidecar(path.join(root, 'api/sidecar/main.ts'), { ...productEnv, SIDECAR_LISTEN: 'socket' }));
+        const front = await start(nodeServer('front', path.join(root, 'api/front/main.ts'), [], { ...productEnv, SIDECAR_LISTEN: 'socket', HOST: '127.0.0.1', PORT: '0' }, path.join(tmp, `${name.replace(/\W+/g, '-')}-front.log`)));
+        const processes = [{ pid: front.pid }, { pid: api.pid }, ...(redis ? [{ pid: redis.pid }] : []), pg];
+        return { name: `${name}: front + sidecar${redis ? ', Redis limits' : ''}`, columns: ['front', 'server', ...(redis ? ['Redis'] : []), 'PostgreSQL'], ...http(front.url, processes) };
+      };
+      const pg: Counted = { pid: engine.pid, tree: true };
+      const http = (origin: string, processes: Counted[]) => ({ processes, measure: (rate?: number) => signupLoad(origin, CONNECTIONS, duration, processes, rate) });
       const alone = await start(sidecar(path.join(ROOT, 'api/sidecar/main.ts'), { ...base, DATA_DIR: path.join(tmp, 'alone'), LOG_REQUESTS: 'false', SIDECAR_LISTEN: 'tcp', SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0' }));
       const plain = await start(nodeServer('plain', path.join(import.meta.dirname, 'plain-signup-server.ts'), [url], process.env));
       const floor = await start(nodeServer('h3 floor', path.join(import.meta.dirname, 'h3-floor-server.ts'), [], process.env));
-      const pg: Counted = { pid: engine.pid, tree: true };
-      const http = (origin: string, processes: Counted[]) => ({ processes, measure: (rate?: number) => signupLoad(origin, CONNECTIONS, duration, processes, rate) });
       const list: Contender[] = [
-        { name: `product: front + sidecar${redis ? ', Redis limits' : ''}`, columns: ['front', 'server', ...(redis ? ['Redis'] : []), 'PostgreSQL'], ...http(front.url, [{ pid: front.pid }, { pid: productSidecar.pid }, ...(redis ? [{ pid: redis.pid }] : []), pg]) },
+        ...(before ? [await product(path.resolve(before), 'product (before)')] : []),
+        await product(ROOT, 'product'),
         { name: 'sidecar alone, TCP', columns: ['server', 'PostgreSQL'], ...http(alone.url, [{ pid: alone.pid }, pg]) },
         { name: 'plain node:http + pg + zod', columns: ['server', 'PostgreSQL'], ...http(plain.url, [{ pid: plain.pid }, pg]) },
         { name: 'h3 floor (no work)', columns: ['server'], ...http(floor.url, [{ pid: floor.pid }]) },

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { API_VERSION, BODY_LIMIT_BYTES, ERROR_MESSAGES } from '../../api/contract/index.ts';
 import { trustedProxies } from '../../api/net/client-address.ts';
@@ -369,6 +369,31 @@ describe('proxy: one client cannot poison a sidecar connection', () => {
     await raw(plainFront.front.url, '/api/v1/waitlist', { method: 'POST', body: 'x'.repeat(BODY_LIMIT_BYTES + 1) });
     expect(r.seen.body.length).toBe(BODY_LIMIT_BYTES + 1);
     expect(r.seen.headers['content-length']).toBe(String(BODY_LIMIT_BYTES + 1));
+  });
+
+  test('whole bodies: a body of declared length reaches the sidecar once all of it has come, so a client that stops half-way holds no sidecar connection', async () => {
+    const arrived: string[] = [];
+    handler = (req, res) => {
+      arrived.push(req.url ?? '');
+      let length = 0;
+      req.on('data', (chunk: Buffer) => (length += chunk.length));
+      req.on('end', () => res.end(String(length)));
+    };
+    const { hostname, port } = new URL(plainFront.front.url);
+    const slow = net.connect(Number(port), hostname);
+    await new Promise((resolve) => slow.once('connect', resolve));
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      slow.on('data', (chunk: Buffer) => (text += chunk)).on('end', () => resolve(text));
+    });
+    slow.write(`POST /api/v1/waitlist?slow HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 100\r\nConnection: close\r\n\r\n${'a'.repeat(50)}`);
+    // A whole request from another client, answered while the first body is half-way.
+    const other = await raw(plainFront.front.url, '/api/v1/waitlist?other', { method: 'POST', body: 'b'.repeat(100) });
+    expect(other.text).toBe('100');
+    expect(arrived).toEqual(['/api/v1/waitlist?other']);
+    slow.write('a'.repeat(50));
+    expect(await answer).toMatch(/\r\n\r\n100$/);
+    expect(arrived).toEqual(['/api/v1/waitlist?other', '/api/v1/waitlist?slow']);
   });
 
   test('a sidecar connection answered with Connection: close is not reused for the next request', async () => {
