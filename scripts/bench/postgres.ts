@@ -7,6 +7,8 @@
  *   is the run's noise), and the statistics query alone (32 callers on a pool of 10, and one
  *   caller) at both sizes, after the same sign-up loads on both;
  *   targets: p99 <= 5 ms at both sizes, the two within the noise (an answer costs the same at any size);
+ *   the same pollers against the h3 floor (h3-floor-server.ts: the statistics' JSON, no token, no
+ *   store) say how low any h3 app gets on this machine;
  * - sign-ups: 32 concurrent clients posting distinct addresses (all with the same answers: every
  *   sign-up changes the same counters, the hot-row case) for `--duration` s (default 10), with the
  *   counters and on a copy of the same database without them (triggers and index dropped), in
@@ -46,6 +48,7 @@ import { answerStats, ask, nextMessage, type LoopStats } from './child-stats.ts'
 import { writeStoreFile } from './json-seed.ts';
 import { copyWithoutCounters, seedPostgres } from './postgres-seed.ts';
 import { load, pollStats, signUps, type Latencies } from './request-load.ts';
+import { nodeServer, type Running } from './servers.ts';
 import { table } from './table.ts';
 import { during, numberOption, phase } from './progress.ts';
 
@@ -146,6 +149,7 @@ async function main(): Promise<void> {
   const singles = new Map<number, Latencies[]>();
   const upgrades = new Map<number, number>();
   let lockWaits = { with: 0, without: 0 };
+  let floor: Running | undefined;
   try {
     await nextMessage(control, 'ready');
     const urls = new Map<number, string>();
@@ -158,6 +162,8 @@ async function main(): Promise<void> {
       urls.set(size, url);
     }
     const plainUrl = await during('PostgreSQL: a copy of the 1,000,000 rows without the counters', copyWithoutCounters(engine.url, 'bench', 'bench_plain'));
+    // The least any h3 app answers the same pollers with (h3-floor-server.ts): no token, no store.
+    floor = await nodeServer('h3 floor', join(import.meta.dirname, 'h3-floor-server.ts'), [], process.env);
     const withCounters = await startSidecar('counters', urls.get(PG_LARGE)!);
     const without = await startSidecar('no counters', plainUrl);
     const small = await startSidecar('100,000', urls.get(PG_SMALL)!);
@@ -187,12 +193,16 @@ async function main(): Promise<void> {
           phase(`  one caller at ${size.toLocaleString('en')} rows: ${(alone.ok / 2).toFixed(0)}/s, p50 ${alone.p50.toFixed(2)} ms, p99 ${alone.p99.toFixed(2)} ms`);
           singles.set(size, [...(singles.get(size) ?? []), alone]);
         }
+        const floorStats = await during(`h3 floor, round ${round}: statistics, ${CONNECTIONS} clients for ${statsSeconds} s`, pollStats(floor.url, withCounters.token, statsSeconds, CONNECTIONS));
+        phase(`  statistics from the h3 floor (no work): ${(floorStats.ok / statsSeconds).toFixed(0)}/s, p50 ${floorStats.p50.toFixed(2)} ms, p99 ${floorStats.p99.toFixed(2)} ms`);
+        record('stats-floor', { load: floorStats, seconds: statsSeconds, cpuUs: 0, stallMs: 0, idleStallMs: 0 });
       }
     } finally {
       await watcher.end();
     }
   } finally {
     for (const sidecar of sidecars) await stopSidecar(sidecar);
+    await floor?.stop();
     if (control.exitCode === null) control.kill('SIGKILL');
     await engine.stop();
   }
@@ -205,6 +215,7 @@ async function main(): Promise<void> {
   const polled = results.get('signups-polled')!;
   const statsSmall = results.get(`stats-${PG_SMALL}`)!;
   const statsLarge = results.get(`stats-${PG_LARGE}`)!;
+  const statsFloor = results.get('stats-floor')!;
   table(head, [
     pgRow('PostgreSQL', PG_LARGE, sidecars[0].openMs, signups, statsLarge),
     pgRow('PostgreSQL, no counters', PG_LARGE, sidecars[1].openMs, plain, undefined),
@@ -223,6 +234,7 @@ async function main(): Promise<void> {
   const singleNoise = Math.max(...[PG_SMALL, PG_LARGE].map((size) => spread(singles.get(size)!.map((q) => q.p50))));
   table(['measurement', 'reference', 'measured', 'reference value', 'ratio', 'target'], [
     ['stats p99 at 1,000,000 rows, 32 pollers (HTTP)', 'the same at 100,000', ms(p99(statsLarge)), ms(p99(statsSmall)), ratio(p99(statsLarge), p99(statsSmall)), `<= 5 ms both; within noise (${pct(noise)})`],
+    ['stats p99 at 1,000,000 rows, 32 pollers (HTTP)', 'the h3 floor (no work), same pollers', ms(p99(statsLarge)), ms(p99(statsFloor)), ratio(p99(statsLarge), p99(statsFloor)), `the floor of h3 on this machine: ${(rate(statsFloor)).toFixed(0)} answers/s against ${rate(statsLarge).toFixed(0)}`],
     ['stats query p99 at 1,000,000 rows (database)', 'the same at 100,000', ms(queryP99(PG_LARGE)), ms(queryP99(PG_SMALL)), ratio(queryP99(PG_LARGE), queryP99(PG_SMALL)), `within noise (${pct(queryNoise)})`],
     ['stats query p50 at 1,000,000 rows, one caller', 'the same at 100,000', ms(singleP50(PG_LARGE)), ms(singleP50(PG_SMALL)), ratio(singleP50(PG_LARGE), singleP50(PG_SMALL)), `within noise (${pct(singleNoise)})`],
     ['sign-ups/s with the counters', 'without them', rate(signups).toFixed(0), rate(plain).toFixed(0), ratio(rate(signups), rate(plain)), '>= 0.90'],
