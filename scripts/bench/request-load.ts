@@ -20,8 +20,11 @@ export interface Latencies {
   max: number;
 }
 
+/** Each answered request's start and end (performance.now, ms), for a caller that sorts them by what ran meanwhile. */
+export type OnSample = (started: number, ended: number) => void;
+
 /** `connections` clients running `send` back to back for `seconds`; `send` resolves with the status (0: no answer). */
-export async function load(connections: number, seconds: number, send: (agent: Agent, n: number) => Promise<number>): Promise<Latencies> {
+export async function load(connections: number, seconds: number, send: (agent: Agent, n: number) => Promise<number>, onSample?: OnSample): Promise<Latencies> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   let failed = 0;
@@ -31,8 +34,10 @@ export async function load(connections: number, seconds: number, send: (agent: A
     while (performance.now() < end) {
       const started = performance.now();
       const status = await send(agent, n++);
-      latencies.push(performance.now() - started);
+      const ended = performance.now();
+      latencies.push(ended - started);
       if (status !== 200) failed += 1;
+      else onSample?.(started, ended);
     }
   };
   await Promise.all(Array.from({ length: connections }, worker));
@@ -43,10 +48,13 @@ export async function load(connections: number, seconds: number, send: (agent: A
 }
 
 /** Distinct sign-ups (`<prefix>-<n>@example.com`) posted to the waitlist endpoint of `url`. */
-export function signUps(url: string, prefix: string, seconds: number, connections: number): Promise<Latencies> {
+export function signUps(url: string, prefix: string, seconds: number, connections: number, onSample?: OnSample): Promise<Latencies> {
   const target = new URL(API_PATHS.waitlist, url);
-  return load(connections, seconds, (agent, n) =>
-    call(agent, target, 'POST', { 'content-type': 'application/json' }, JSON.stringify({ email: `${prefix}-${n}@example.com`, consent: true, role: 'data', lang: 'de' })),
+  return load(
+    connections,
+    seconds,
+    (agent, n) => call(agent, target, 'POST', { 'content-type': 'application/json' }, JSON.stringify({ email: `${prefix}-${n}@example.com`, consent: true, role: 'data', lang: 'de' })),
+    onSample,
   );
 }
 
