@@ -43,10 +43,10 @@ function wholeNumber(name: string, value: string | boolean | undefined, min: num
 /**
  * The lowest CPU priority for this process, every thread of it: Linux's SCHED_IDLE (set with
  * util-linux's chrt; Node has no call for it), under which any thread of the service that wakes
- * takes the core at once, and nice 19 where SCHED_IDLE is not to be had. nice 19 alone still
- * raised the sign-ups' p99 by 23–55 % while a run went, even paced at 50 messages a second; with
- * SCHED_IDLE by 1–3 % or not at all (scripts/bench/invite.ts, paired windows; docs/operator.md).
- * Where the system refuses both, the run goes on as it is.
+ * takes the core at once, and nice 19 beside it, alone where SCHED_IDLE is not to be had. A nice
+ * value set on the main thread only leaves libuv's and V8's threads at normal priority. What the
+ * run still costs the sign-ups: scripts/bench/invite.ts, docs/operator.md. Where the system refuses
+ * both, the run goes on as it is.
  */
 function yieldCpu(): void {
   // A nice value is a thread's own on Linux: every thread there is now (threads made later inherit it).
