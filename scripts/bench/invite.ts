@@ -8,7 +8,7 @@
  * would be compared at a smaller file than the run's;
  * then the same sign-up load beside a run paced at --rate 50 (a fast provider's limit), the way
  * invitations are sent in production. The SMTP server stands in for one on another machine, so it
- * runs at the lowest priority (SCHED_IDLE, nice 19): its CPU is not the run's cost to the sign-ups.
+ * runs at nice 19: its CPU is not the run's cost to the sign-ups.
  * Paired windows: during each run a second sign-up load alternates with the run itself, which is
  * stopped (SIGSTOP) and continued (SIGCONT) every WINDOW_MS: the p99 of the sign-ups that started
  * and ended inside windows with the run going is compared with those inside windows with it
@@ -18,7 +18,7 @@
  *   --invites=N     members to invite at --rate 0 (default 10000)
  *   --duration=S    seconds of each sign-up load (default 8)
  */
-import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,9 +142,7 @@ async function main(): Promise<void> {
   console.log(`Invitations benchmark: ${INVITES.toLocaleString('en')} invitations at --rate 0 to a local SMTP server; ${CONNECTIONS} sign-up clients for ${DURATION} s before, during and after the run\n`);
   const sink = fork(join(ROOT, 'scripts/bench/smtp-sink.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const { port } = await nextMessage<{ port: number }>(sink, 'ready');
-  // As the run itself does (scripts/waitlist/invite-run.ts): a mail server elsewhere takes none of this host's CPU.
   setPriority(sink.pid!, 19);
-  spawnSync('chrt', ['--idle', '--all-tasks', '--pid', '0', String(sink.pid)], { stdio: 'ignore' });
   const base = { PATH: process.env.PATH, BASE_URL: 'https://waitlist.example', INVITE_URL: 'https://app.example/start', SMTP_URL: `smtp://127.0.0.1:${port}?starttls=off`, LOG_REQUESTS: 'false' };
   const sidecarEnv = { ...base, SIDECAR_LISTEN: 'tcp', SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: '0', RATE_LIMIT_STANDARD: '100000000' };
   const results: Result[] = [];

@@ -4,8 +4,6 @@
  * selection, confirmation and output; the sending in api/invite/run.ts, the message in
  * invite-message.ts, previews in invite-preview.ts.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
@@ -40,28 +38,12 @@ function wholeNumber(name: string, value: string | boolean | undefined, min: num
   return n;
 }
 
-/**
- * The lowest CPU priority for this process, every thread of it: Linux's SCHED_IDLE (set with
- * util-linux's chrt; Node has no call for it), under which any thread of the service that wakes
- * takes the core at once, and nice 19 beside it, alone where SCHED_IDLE is not to be had. A nice
- * value set on the main thread only leaves libuv's and V8's threads at normal priority. What the
- * run still costs the sign-ups: scripts/bench/invite.ts, docs/operator.md. Where the system refuses
- * both, the run goes on as it is.
- */
+/** The lowest CPU priority for this process; where the system refuses, the run goes on as it is. */
 function yieldCpu(): void {
-  // A nice value is a thread's own on Linux: every thread there is now (threads made later inherit it).
-  const threads = existsSync('/proc/self/task') ? readdirSync('/proc/self/task').map(Number) : [0];
-  for (const thread of threads) {
-    try {
-      setPriority(thread, 19);
-    } catch {
-      // Not permitted (some containers): a run at normal priority still works.
-    }
-  }
   try {
-    execFileSync('chrt', ['--idle', '--all-tasks', '--pid', '0', String(process.pid)], { stdio: 'ignore', timeout: 2_000 });
+    setPriority(19);
   } catch {
-    // No chrt (not Linux, or no util-linux), or not permitted: nice 19 it is.
+    // Not permitted (some containers): a run at normal priority still works.
   }
 }
 
@@ -134,7 +116,7 @@ export async function run({ values }: Parsed): Promise<number> {
       return EXIT.ok;
     }
     // A run often shares its host with the live service: it takes the CPU only when sign-ups leave
-    // it idle (SCHED_IDLE, else nice 19), which slows the run on a busy host, never the sign-ups.
+    // it idle (nice 19), which slows the run on a busy host, never the sign-ups.
     yieldCpu();
     const mail = await openMailServer(config, CONNECTIONS);
     const output = runOutput(picked.length, json);

@@ -34,8 +34,8 @@ async function smtpServer(): Promise<SmtpHarness> {
 }
 
 /** Both runs' sent lines, and every member exactly once at the server. */
-function expectEachOnce(smtp: SmtpHarness, emails: string[], runs: { code: number | null; stdout: string }[]): void {
-  for (const run of runs) expect(run.code).toBe(0);
+function expectEachOnce(smtp: SmtpHarness, emails: string[], runs: { code: number | null; stdout: string; stderr: string }[]): void {
+  for (const run of runs) expect(run.code, run.stderr).toBe(0);
   const sent = runs.flatMap((run) => jsonLines(run.stdout).filter((l) => l.state === 'sent').map((l) => l.email as string));
   expect(sent.slice().sort()).toEqual(emails.slice().sort());
   expect(smtp.arrivals.map((a) => a.to).sort()).toEqual(emails.slice().sort());
