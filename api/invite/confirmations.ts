@@ -45,8 +45,9 @@ export class Confirmations {
     const batch = this.#waiting.splice(0);
     if (batch.length === 0) return Promise.resolve();
     const sent = batch.map(({ record, at }) => ({ email: record.email, messageId: record.invitation!.messageId, at }));
-    const writing: Promise<void> = this.#store
-      .confirmInvitations(sent)
+    // A store that refuses at once (closed after the run stopped) fails this batch like any other
+    // error: its members stay claimed and are reported, and the timer that flushed it throws nothing.
+    const writing: Promise<void> = new Promise<boolean[]>((resolve) => resolve(this.#store.confirmInvitations(sent)))
       .then(
         () => batch.forEach(({ record }) => this.#recorded(record)),
         (error: Error) => batch.forEach(({ record }) => this.#recorded(record, error)),
