@@ -56,6 +56,17 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'waitlist invite, two runs at
     const again = await waitlist(env, 'invite', '--count', '40', '--yes', '--rate', '0');
     expect(again.stderr).toContain('Nobody left to invite');
   });
+
+  it('invite: an operator command waits for its database connections whatever DATABASE_POOL_WAIT_MS says, so a run slowed on a busy host is not taken for an engine gone', { timeout: 60_000 }, async () => {
+    const url = await engine().createSchema();
+    const backend = await openBackend({ ...loadConfig({}), DATABASE_URL: url });
+    const emails = await seedMembers(backend.store, 30);
+    await backend.close();
+    const smtp = await smtpServer();
+    // The sidecar's bound (1 ms) would fail every new connection; a command takes as long as a start.
+    const run = await waitlist({ DATABASE_URL: url, SMTP_URL: smtp.url, DATABASE_POOL_SIZE: '1', DATABASE_POOL_WAIT_MS: '1' }, 'invite', '--count', '30', '--yes', '--json', '--rate', '0');
+    expectEachOnce(smtp, emails, [run]);
+  });
 });
 
 describe('waitlist invite, two runs at once (JSON store with its sidecar)', () => {

@@ -26,7 +26,7 @@ export interface OperatorAccess {
 
 export async function openForOperator(config: Config, intent: 'read' | 'write'): Promise<OperatorAccess> {
   if (config.DATABASE_URL) {
-    const backend = await openBackend(config);
+    const backend = await openBackend(config, { patient: true });
     return { store: backend.store, via: 'database', where: 'The PostgreSQL database', close: () => backend.close() };
   }
   const dataDir = resolve(config.DATA_DIR);

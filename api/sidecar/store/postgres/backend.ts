@@ -18,7 +18,13 @@ import { PostgresWaitlistStore } from './waitlist-store.ts';
 export async function openPostgresBackend(config: Config, options: BackendOptions = {}): Promise<Backend> {
   const url = config.DATABASE_URL;
   if (!url) throw new Error('openPostgresBackend needs DATABASE_URL');
-  const watched = await openWatchedPool(url, { max: config.DATABASE_POOL_SIZE, waitMs: config.DATABASE_POOL_WAIT_MS, rootCert: config.PGSSLROOTCERT, logger: options.logger });
+  const watched = await openWatchedPool(url, {
+    max: config.DATABASE_POOL_SIZE,
+    waitMs: options.patient ? undefined : config.DATABASE_POOL_WAIT_MS,
+    checkWhileUp: !options.patient,
+    rootCert: config.PGSSLROOTCERT,
+    logger: options.logger,
+  });
   const { pool, health } = watched;
   try {
     await migrateSchema(pool);

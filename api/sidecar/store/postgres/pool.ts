@@ -73,8 +73,12 @@ export interface WatchedPool {
   close(): Promise<void>;
 }
 
-/** The sidecar's pool: engine failures become EngineUnavailableError and the engine's health. */
-export async function openWatchedPool(url: string, options: PoolOptions & { logger?: Logger }): Promise<WatchedPool> {
+/**
+ * The sidecar's pool: engine failures become EngineUnavailableError and the engine's health.
+ * `checkWhileUp: false`: the engine is checked only once a statement found it away (operator
+ * commands, BackendOptions.patient).
+ */
+export async function openWatchedPool(url: string, options: PoolOptions & { logger?: Logger; checkWhileUp?: boolean }): Promise<WatchedPool> {
   const pool = await openPool(url, options);
   const probe = new PostgresProbe(clientConfig(url, options.rootCert));
   const health = new EngineHealth({
@@ -82,7 +86,7 @@ export async function openWatchedPool(url: string, options: PoolOptions & { logg
     logger: options.logger ?? silentLogger,
     meanwhile: 'requests that need the database answer 500 until it is back',
     check: () => probe.check(),
-    checkUpMs: PROBE_UP_MS,
+    checkUpMs: options.checkWhileUp === false ? undefined : PROBE_UP_MS,
     checkDownMs: PROBE_DOWN_MS,
   });
   probe.onBroken = (error) => health.failed(error);
