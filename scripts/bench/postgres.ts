@@ -34,16 +34,14 @@ import { performance } from 'node:perf_hooks';
 import { toNodeHandler } from 'h3';
 import pg from 'pg';
 import { loadConfig } from '../../api/config.ts';
-import { API_PATHS } from '../../api/contract/index.ts';
 import { createApp } from '../../api/sidecar/app.ts';
 import { systemClock } from '../../api/sidecar/deps.ts';
-import { hashSecret, type ClientRecord } from '../../api/sidecar/domain/clients.ts';
 import { silentLogger } from '../../api/sidecar/http/log.ts';
 import { openBackend } from '../../api/sidecar/store/open-backend.ts';
 import { clientsPath, writeClients } from '../../api/sidecar/store/json/clients-file.ts';
-import { PostgresClients } from '../../api/sidecar/store/postgres/clients.ts';
 import { readStats } from '../../api/sidecar/store/postgres/stats-query.ts';
 import { postgresBinDir, startPostgres } from '../../test/support/engines/postgres.ts';
+import { accessToken, addBenchClient, benchClient } from './bench-client.ts';
 import { answerStats, ask, nextMessage, type LoopStats } from './child-stats.ts';
 import { writeStoreFile } from './json-seed.ts';
 import { copyWithoutCounters, seedPostgres } from './postgres-seed.ts';
@@ -65,7 +63,6 @@ const rounds = numberOption('rounds', 2);
 const statsSeconds = Math.max(3, Math.round(duration / 2));
 /** Clock ticks per second of /proc/<pid>/stat (Linux: 100). */
 const TICKS_PER_SECOND = 100;
-const CLIENT = { id: 'bench-client', secret: 'bench-secret-that-is-long-enough-0123456789' };
 
 if (process.argv.includes('--serve')) await serve();
 else if (process.argv.includes('--idle')) idle();
@@ -294,19 +291,6 @@ function pgRow(name: string, size: number, openMs: number, signups: Measured[] |
   ];
 }
 
-async function addBenchClient(url: string): Promise<void> {
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  try {
-    await new PostgresClients(pool).create(await benchClient());
-  } finally {
-    await pool.end();
-  }
-}
-
-async function benchClient(): Promise<ClientRecord> {
-  return { id: CLIENT.id, name: 'bench', createdAt: new Date().toISOString(), scopes: ['waitlist:stats:read'], secretHash: await hashSecret(CLIENT.secret) };
-}
-
 async function startSidecar(label: string, url: string): Promise<Sidecar> {
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-pg-'));
   const child = fork(import.meta.filename, ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, BENCH_DATABASE_URL: url, BENCH_DATA_DIR: dataDir } });
@@ -414,14 +398,4 @@ async function benchJson(): Promise<string[]> {
     if (control.exitCode === null) control.kill('SIGKILL');
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-async function accessToken(url: string): Promise<string> {
-  const res = await fetch(new URL(API_PATHS.token, url), {
-    method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${CLIENT.id}:${CLIENT.secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  if (res.status !== 200) throw new Error(`token request answered ${res.status}`);
-  return ((await res.json()) as { access_token: string }).access_token;
 }

@@ -13,15 +13,13 @@
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import autocannon from 'autocannon';
+import { API_PATHS } from '../../api/contract/index.ts';
 import { startPostgres } from '../../test/support/engines/postgres.ts';
+import { accessToken, addBenchClient } from './bench-client.ts';
 import { selfTimeOfLast, type Profile } from './cpu-profile.ts';
 import { seedPostgres } from './postgres-seed.ts';
 import { benchOptions, during, numberOption } from './progress.ts';
-import autocannon from 'autocannon';
-import pg from 'pg';
-import { API_PATHS } from '../../api/contract/index.ts';
-import { hashSecret } from '../../api/sidecar/domain/clients.ts';
-import { PostgresClients } from '../../api/sidecar/store/postgres/clients.ts';
 import { cpuSeconds, nodeServer, sidecar, type Running } from './servers.ts';
 import { signupLoad } from './signup-load.ts';
 import { table } from './table.ts';
@@ -56,16 +54,8 @@ try {
 
 /** 32 pollers of the statistics with a Bearer token for `duration` s, and the sidecar's CPU per answer. */
 async function statsLoad(server: Running, databaseUrl: string): Promise<{ perSecond: number; cpuMicros: number[] }> {
-  const client = { id: 'profile-client', secret: 'profile-secret-that-is-long-enough-0123456789' };
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-  await new PostgresClients(pool).create({ id: client.id, name: 'profile', createdAt: new Date().toISOString(), scopes: ['waitlist:stats:read'], secretHash: await hashSecret(client.secret) });
-  await pool.end();
-  const res = await fetch(new URL(API_PATHS.token, server.url), {
-    method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  const { access_token: token } = (await res.json()) as { access_token: string };
+  await addBenchClient(databaseUrl);
+  const token = await accessToken(server.url);
   const poll = (seconds: number) => autocannon({ url: new URL(API_PATHS.stats, server.url).href, connections: 32, duration: seconds, headers: { authorization: `Bearer ${token}` } });
   await poll(1);
   const before = await cpuSeconds(server.pid);

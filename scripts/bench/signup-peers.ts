@@ -88,9 +88,10 @@ async function main(): Promise<void> {
       };
       /** The product (front, and sidecar on its Unix socket) from the checkout at `root`. */
       const product = async (root: string, name: string) => {
-        const productEnv = { ...base, DATA_DIR: path.join(tmp, name.replace(/\W+/g, '-')), LOG_REQUESTS: 'true', LOG_FORMAT: 'json', ...(redis ? { RATE_LIMIT_STORE: redis.url } : {}) };
+        const dir = path.join(tmp, name.replace(/\W+/g, '-'));
+        const productEnv = { ...base, DATA_DIR: dir, LOG_REQUESTS: 'true', LOG_FORMAT: 'json', ...(redis ? { RATE_LIMIT_STORE: redis.url } : {}) };
         const api = await start(sidecar(path.join(root, 'api/sidecar/main.ts'), { ...productEnv, SIDECAR_LISTEN: 'socket' }));
-        const front = await start(nodeServer('front', path.join(root, 'api/front/main.ts'), [], { ...productEnv, SIDECAR_LISTEN: 'socket', HOST: '127.0.0.1', PORT: '0' }, path.join(tmp, `${name.replace(/\W+/g, '-')}-front.log`)));
+        const front = await start(nodeServer('front', path.join(root, 'api/front/main.ts'), [], { ...productEnv, SIDECAR_LISTEN: 'socket', HOST: '127.0.0.1', PORT: '0' }, `${dir}-front.log`));
         const processes = [{ pid: front.pid }, { pid: api.pid }, ...(redis ? [{ pid: redis.pid }] : []), pg];
         return { name: `${name}: front + sidecar${redis ? ', Redis limits' : ''}`, columns: ['front', 'server', ...(redis ? ['Redis'] : []), 'PostgreSQL'], ...http(front.url, processes) };
       };

@@ -44,11 +44,19 @@ function expectEachOnce(smtp: SmtpHarness, emails: string[], runs: { code: numbe
 describeWithEngine('PostgreSQL', postgresBinDir(), 'waitlist invite, two runs at once (PostgreSQL)', () => {
   const engine = usePostgres();
 
-  it('invite: two concurrent runs on one PostgreSQL write to every member exactly once', { timeout: 60_000 }, async () => {
+  /** A database of its own with `n` members, none invited. */
+  async function seededDatabase(n: number): Promise<{ url: string; emails: string[] }> {
     const url = await engine().createSchema();
     const backend = await openBackend({ ...loadConfig({}), DATABASE_URL: url });
-    const emails = await seedMembers(backend.store, 40);
-    await backend.close();
+    try {
+      return { url, emails: await seedMembers(backend.store, n) };
+    } finally {
+      await backend.close();
+    }
+  }
+
+  it('invite: two concurrent runs on one PostgreSQL write to every member exactly once', { timeout: 60_000 }, async () => {
+    const { url, emails } = await seededDatabase(40);
     const smtp = await smtpServer();
     const env = { DATABASE_URL: url, SMTP_URL: smtp.url };
     const runs = await Promise.all([1, 2].map(() => waitlist(env, 'invite', '--count', '40', '--yes', '--json', '--rate', '0')));
@@ -58,10 +66,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'waitlist invite, two runs at
   });
 
   it('invite: an operator command waits for its database connections whatever DATABASE_POOL_WAIT_MS says, so a run slowed on a busy host is not taken for an engine gone', { timeout: 60_000 }, async () => {
-    const url = await engine().createSchema();
-    const backend = await openBackend({ ...loadConfig({}), DATABASE_URL: url });
-    const emails = await seedMembers(backend.store, 30);
-    await backend.close();
+    const { url, emails } = await seededDatabase(30);
     const smtp = await smtpServer();
     // The sidecar's bound (1 ms) would fail every new connection; a command takes as long as a start.
     const run = await waitlist({ DATABASE_URL: url, SMTP_URL: smtp.url, DATABASE_POOL_SIZE: '1', DATABASE_POOL_WAIT_MS: '1' }, 'invite', '--count', '30', '--yes', '--json', '--rate', '0');
