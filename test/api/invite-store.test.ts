@@ -97,6 +97,21 @@ function invitationContract(open: () => Promise<Opened>): void {
     expect((await store.show(a.email))!.invitation).toBeUndefined();
   });
 
+  it('invite store: a member put back or erased among those already invited is never skipped, and no one is claimed twice', async () => {
+    const { store } = await open();
+    await seed(store);
+    const [m0, , m2] = await store.claimInvitees(claim(3));
+    // Nobody left matches: the claim looks at every never-invited member and takes none.
+    expect(await store.claimInvitees(claim(1, { filter: { lang: 'en', role: 'developer' } }))).toEqual([]);
+    expect(await store.erase(m0.email)).toBe(true);
+    expect((await store.claimInvitees(claim(1))).map((r) => r.email)).toEqual(['m3@example.com']);
+    expect(await store.releaseInvitation(m2.email, m2.invitation!.messageId)).toBe(true);
+    expect((await store.claimInvitees(claim(2))).map((r) => r.email)).toEqual(['m2@example.com', 'm4@example.com']);
+    await store.upsert({ email: 'm6@example.com', consent: true }, 'json', '2026-11-02T00:00:00.000Z');
+    expect((await store.claimInvitees(claim(10))).map((r) => r.email)).toEqual(['m5@example.com', 'm6@example.com']);
+    expect(await store.claimInvitees(claim(10))).toEqual([]);
+  });
+
   it('invite store: concurrent claims never hand out one member twice', async () => {
     const { store } = await open();
     for (let i = 0; i < 60; i++) await store.upsert({ email: `c${i}@example.com`, consent: true }, 'json', new Date(Date.UTC(2026, 10, 1, 0, 0, i)).toISOString());

@@ -19,7 +19,8 @@ import type { RecordTable } from './record-table.ts';
 /** Claims the next members (InvitationStore.claimInvitees) in the table; the caller commits. */
 export function claimIn(table: RecordTable, claim: InviteClaim): WaitlistRecord[] {
   const claimed: WaitlistRecord[] = [];
-  for (const record of table.values()) {
+  // Never-invited members from where they begin; a re-claim of old claims looks at every record.
+  for (const record of claim.claimedBefore === undefined ? table.neverInvited() : table.values()) {
     if (claimed.length >= claim.count) break;
     if (!claimable(record.invitation, claim) || !matchesInviteFilter(record, claim.filter)) continue;
     const invitation: Invitation = { state: 'claimed', claimedAt: claim.at, messageId: newMessageId(randomUUID(), claim.messageIdDomain) };
