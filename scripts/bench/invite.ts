@@ -14,9 +14,13 @@
  * and ended inside windows with the run going is compared with those inside windows with it
  * stopped. Both halves see the same file, the same list and the same moment of the machine, so
  * this ratio is not moved by the file's growth or the machine's drift between loads, which move
- * the before/during/after comparison by ±0.3 on this machine.
- *   --invites=N     members to invite at --rate 0 (default 10000)
- *   --duration=S    seconds of each sign-up load (default 8)
+ * the before/during/after comparison by ±0.3 on this machine. The same paired load runs around two
+ * stand-ins for the run just before it (STAND_INS): the noise floor, and the least a busy neighbour
+ * costs.
+ *   --invites=N      members to invite at --rate 0 (default 10000)
+ *   --duration=S     seconds of each sign-up load (default 8)
+ *   --window-ms=MS   how long the run goes, then stays stopped, in the paired windows (default 1000)
+ *   --store=NAME     json or postgres (default: both)
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
@@ -26,7 +30,7 @@ import { postgresBinDir, startPostgres } from '../../test/support/engines/postgr
 import { nextMessage } from './child-stats.ts';
 import { writeStoreFile } from './json-seed.ts';
 import { seedPostgres } from './postgres-seed.ts';
-import { during, numberOption, phase } from './progress.ts';
+import { benchOptions, during, numberOption, phase } from './progress.ts';
 import { signUps, type Latencies } from './request-load.ts';
 import { percentiles } from './signup-load.ts';
 import { sidecar } from './servers.ts';
@@ -42,9 +46,11 @@ const PACED_RATE = 50;
 const PACED = PACED_RATE * (Math.ceil(DURATION * 2) + 6);
 const ROOT = new URL('../../', import.meta.url).pathname;
 /** How long the run goes, then stays stopped, in the paired comparison. */
-const WINDOW_MS = 1000;
+const WINDOW_MS = numberOption('window-ms', 1000);
 /** The paired load is twice as long as the others: its p99 is split between two halves. */
 const PAIRED_SECONDS = 2 * DURATION;
+/** Which stores to measure: json, postgres, or both (the default). */
+const STORES = benchOptions().store ?? 'json,postgres';
 
 interface Result {
   store: string;
@@ -56,6 +62,9 @@ interface Result {
   during: Latencies;
   /** Sign-up p99 inside windows with the run going, and inside windows with it stopped; how long it was stopped in all. */
   paired: { on: number; off: number; samples: number; stoppedMs: number };
+  /** The same paired load around the stand-ins (STAND_INS), on the same store just before. */
+  idle?: Result['paired'];
+  spinner?: Result['paired'];
   sent: number;
 }
 
@@ -76,6 +85,32 @@ function watchPeakRss(pid: number): () => number {
 /** A fresh sidecar's first seconds (its JIT, its pool's connections) would count against the run: warm it first. */
 async function warmUp(store: string, sidecarUrl: string): Promise<void> {
   await during(`${store}: 2 s warm-up`, signUps(sidecarUrl, `${store}-warm`, 2, CONNECTIONS));
+}
+
+/**
+ * Stand-ins for the run in the paired windows, stopped and started as it is:
+ * - idle: a process that does nothing. Its ratio is what chance alone moves a paired ratio by, on
+ *   this machine, now (the noise floor).
+ * - spinner: a process that only computes, at the priority the run takes (nice 19). Its ratio is
+ *   the least any neighbour that keeps a core busy costs the sign-ups here, however little it asks
+ *   of the service: a run at --rate 0 keeps a core busy.
+ */
+const STAND_INS = {
+  idle: { what: 'a process that does nothing', script: 'setInterval(() => {}, 60_000)' },
+  spinner: { what: 'a lowest-priority process that only computes', script: 'for (;;);' },
+} as const;
+
+async function standIn(store: string, sidecarUrl: string, kind: keyof typeof STAND_INS): Promise<Result['paired']> {
+  const { what, script } = STAND_INS[kind];
+  const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+  setPriority(child.pid!, 19);
+  try {
+    const paired = await during(`${store}: paired windows around ${what}, ${PAIRED_SECONDS} s`, pairedWindows(store, sidecarUrl, kind, child));
+    phase(`${store}: around ${what}, sign-up p99 ${paired.on.toFixed(1)} / ${paired.off.toFixed(1)} ms in the windows it went / stopped`);
+    return paired;
+  } finally {
+    child.kill('SIGKILL');
+  }
 }
 
 async function measure(store: string, sidecarUrl: string, env: NodeJS.ProcessEnv, sink: ChildProcess, count: number, rate: number): Promise<Result> {
@@ -110,7 +145,7 @@ async function measure(store: string, sidecarUrl: string, env: NodeJS.ProcessEnv
  * window it started and ended in (one that spans a switch counts for neither). The run is left
  * going. A run that ends meanwhile leaves its later windows alike; `samples` says how many counted.
  */
-async function pairedWindows(store: string, sidecarUrl: string, rate: number, run: ChildProcess): Promise<Result['paired']> {
+async function pairedWindows(store: string, sidecarUrl: string, label: number | string, run: ChildProcess): Promise<Result['paired']> {
   const switches: number[] = [performance.now()];
   let going = true;
   let stoppedMs = 0;
@@ -123,7 +158,7 @@ async function pairedWindows(store: string, sidecarUrl: string, rate: number, ru
   const on: number[] = [];
   const off: number[] = [];
   try {
-    await signUps(sidecarUrl, `${store}-paired-${rate}`, PAIRED_SECONDS, CONNECTIONS, (startedAt, endedAt) => {
+    await signUps(sidecarUrl, `${store}-paired-${label}`, PAIRED_SECONDS, CONNECTIONS, (startedAt, endedAt) => {
       const window = switches.findLastIndex((at) => at <= startedAt);
       const next = switches[window + 1];
       if (window < 0 || (next !== undefined && next <= endedAt) || endedAt > performance.now()) return;
@@ -151,27 +186,35 @@ async function main(): Promise<void> {
   const abandon = () => void (engine?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
   process.once('SIGINT', abandon).once('SIGTERM', abandon);
   try {
-    await during(`JSON: ${(INVITES + PACED).toLocaleString('en')} records`, writeStoreFile(dir, INVITES + PACED));
-    const json = await sidecar(join(ROOT, 'api/sidecar/main.ts'), { ...sidecarEnv, DATA_DIR: dir });
-    try {
-      await warmUp('JSON', json.url);
-      results.push(await measure('JSON', json.url, { ...base, DATA_DIR: dir }, sink, INVITES, 0));
-      results.push(await measure('JSON', json.url, { ...base, DATA_DIR: dir }, sink, PACED, PACED_RATE));
-    } finally {
-      await json.stop();
+    if (STORES.includes('json')) {
+      await during(`JSON: ${(INVITES + PACED).toLocaleString('en')} records`, writeStoreFile(dir, INVITES + PACED));
+      const json = await sidecar(join(ROOT, 'api/sidecar/main.ts'), { ...sidecarEnv, DATA_DIR: dir });
+      try {
+        await warmUp('JSON', json.url);
+        for (const [count, rate] of [[INVITES, 0], [PACED, PACED_RATE]]) {
+          const idle = await standIn('JSON', json.url, 'idle');
+          const spinner = rate === 0 ? await standIn('JSON', json.url, 'spinner') : undefined;
+          results.push({ ...(await measure('JSON', json.url, { ...base, DATA_DIR: dir }, sink, count, rate)), idle, spinner });
+        }
+      } finally {
+        await json.stop();
+      }
     }
-    if (engine) {
+    if (engine && STORES.includes('postgres')) {
       const url = await engine.createDatabase('bench_invite');
       await during(`PostgreSQL: ${(INVITES + PACED).toLocaleString('en')} rows`, seedPostgres(url, INVITES + PACED));
       const pgSidecar = await sidecar(join(ROOT, 'api/sidecar/main.ts'), { ...sidecarEnv, DATABASE_URL: url, DATA_DIR: dir });
       try {
         await warmUp('PostgreSQL', pgSidecar.url);
-        results.push(await measure('PostgreSQL', pgSidecar.url, { ...base, DATABASE_URL: url }, sink, INVITES, 0));
-        results.push(await measure('PostgreSQL', pgSidecar.url, { ...base, DATABASE_URL: url }, sink, PACED, PACED_RATE));
+        for (const [count, rate] of [[INVITES, 0], [PACED, PACED_RATE]]) {
+          const idle = await standIn('PostgreSQL', pgSidecar.url, 'idle');
+          const spinner = rate === 0 ? await standIn('PostgreSQL', pgSidecar.url, 'spinner') : undefined;
+          results.push({ ...(await measure('PostgreSQL', pgSidecar.url, { ...base, DATABASE_URL: url }, sink, count, rate)), idle, spinner });
+        }
       } finally {
         await pgSidecar.stop();
       }
-    } else {
+    } else if (!engine) {
       phase('PostgreSQL is not installed: only the JSON store was measured');
     }
   } finally {
@@ -181,7 +224,7 @@ async function main(): Promise<void> {
   }
   const ms = (v: number) => v.toFixed(1);
   table(
-    ['store', '--rate', 'messages/s', 'peak RSS (MB)', 'sign-up p99 alone, before / after (ms)', 'p99 during the run (ms)', 'ratio to their mean', 'paired p99, run going / stopped (ms)', 'paired ratio (target ≤ 1.10)', 'sign-ups before / during / after', 'received'],
+    ['store', '--rate', 'messages/s', 'peak RSS (MB)', 'sign-up p99 alone, before / after (ms)', 'p99 during the run (ms)', 'ratio to their mean', 'paired p99, run going / stopped (ms)', 'paired ratio (target ≤ 1.10)', 'paired ratio around an idle process (noise)', 'paired ratio around a lowest-priority spinner', 'sign-ups before / during / after', 'received'],
     results.map((r) => [
       r.store,
       String(r.rate),
@@ -192,6 +235,7 @@ async function main(): Promise<void> {
       (r.during.p99 / ((r.before.p99 + r.after.p99) / 2)).toFixed(2),
       `${ms(r.paired.on)} / ${ms(r.paired.off)}`,
       (r.paired.on / r.paired.off).toFixed(2),
+      ...[r.idle, r.spinner].map((paired) => (paired ? (paired.on / paired.off).toFixed(2) : '—')),
       `${r.before.ok} / ${r.during.ok} / ${r.after.ok}`,
       String(r.sent),
     ]),
@@ -199,12 +243,14 @@ async function main(): Promise<void> {
   console.log(
     '\nreceived: messages at the SMTP server so far (cumulative). A paced run ends when its members are invited; ' +
       'its messages/s is the pace, not a limit (the time the run spent stopped in the paired windows is left out). ' +
-      'Paired: the sign-ups inside the windows with the run going against those inside the windows with it stopped, in one load.',
+      'Paired: the sign-ups inside the windows with the run going against those inside the windows with it stopped, in one load; ' +
+        'around an idle process or a spinner: the same load, the same stops and starts, of a stand-in for the run, just before it ' +
+        '(the spinner computes at the run\'s priority, nice 19: what a neighbour that keeps a core busy costs here, however little it asks of the service).',
   );
 }
 
 if (process.argv.includes('--help')) {
-  console.log('usage: node scripts/bench/invite.ts [--invites=N] [--duration=S]\nInvitations at --rate 0 on both stores: messages/s, peak RSS, sign-up p99 against the same load without the run.');
+  console.log('usage: node scripts/bench/invite.ts [--invites=N] [--duration=S] [--window-ms=MS] [--store=json|postgres]\nInvitations at --rate 0 on both stores: messages/s, peak RSS, sign-up p99 against the same load without the run.');
 } else {
   await main();
 }
