@@ -62,6 +62,11 @@ export class ClaimQueue {
     return record;
   }
 
+  /** The members claimed and not yet taken, in order (a view: it changes as members are taken). */
+  upcoming(): readonly WaitlistRecord[] {
+    return this.#queue;
+  }
+
   /** A member taken but not tried goes back to the front. */
   putBack(record: WaitlistRecord): void {
     this.#queue.unshift(record);

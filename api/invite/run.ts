@@ -13,10 +13,11 @@
  */
 import type { InviteFilter } from '../sidecar/domain/invitation.ts';
 import type { WaitlistRecord } from '../sidecar/domain/record.ts';
-import type { InvitationStore, OperatorStore } from '../sidecar/store/waitlist-store.ts';
+import type { InvitationStore } from '../sidecar/store/waitlist-store.ts';
 import { ClaimQueue } from './claim-queue.ts';
 import { composeInvitation, type RenderedMessage } from './compose.ts';
 import { Confirmations } from './confirmations.ts';
+import { HeldChecks } from './held-checks.ts';
 import { Pace } from './pace.ts';
 import { classifyFailure, failureReply, type MailServer } from './transport.ts';
 
@@ -48,7 +49,7 @@ export interface InviteRunOptions {
 }
 
 export interface InviteRunDeps {
-  store: InvitationStore & Pick<OperatorStore, 'show'>;
+  store: InvitationStore;
   mail: MailServer;
   render(record: WaitlistRecord): RenderedMessage;
   now(): Date;
@@ -83,6 +84,7 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
   };
 
   const queue = new ClaimQueue(store, { ...options, startedAt }, deps.now, halted);
+  const checks = new HeldChecks(store, () => queue.upcoming(), options.rate, () => deps.now().getTime());
   const confirmations = new Confirmations(store, (record, error) => {
     if (!error) return report(record, 'sent');
     report(record, 'unconfirmed', 'accepted by the mail server, but the store did not record it');
@@ -91,9 +93,9 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
 
   async function deliver(record: WaitlistRecord): Promise<void> {
     const messageId = record.invitation!.messageId;
-    // Erased since the claim (an erasure request while the run holds the member in its batch):
-    // nothing is sent. One read, no write.
-    if ((await store.show(record.email))?.invitation?.messageId !== messageId) {
+    // Erased since the claim (an erasure request while the run holds the member in its batch), or
+    // re-claimed by another run: nothing is sent. A read, shared with the next members in line.
+    if (!(await checks.held(record))) {
       report(record, 'not_sent', 'erased (or re-claimed) after this run claimed the member');
       return;
     }

@@ -9,17 +9,17 @@
  * then the same sign-up load beside a run paced at --rate 50 (a fast provider's limit), the way
  * invitations are sent in production. The SMTP server stands in for one on another machine, so it
  * runs at nice 19: its CPU is not the run's cost to the sign-ups.
- * Paired windows: during each run a second sign-up load alternates with the run itself, which is
- * stopped (SIGSTOP) and continued (SIGCONT) every WINDOW_MS: the p99 of the sign-ups that started
- * and ended inside windows with the run going is compared with those inside windows with it
- * stopped. Both halves see the same file, the same list and the same moment of the machine, so
- * this ratio is not moved by the file's growth or the machine's drift between loads, which move
- * the before/during/after comparison by ±0.3 on this machine. The same paired load runs around two
- * stand-ins for the run just before it (STAND_INS): the noise floor, and the least a busy neighbour
- * costs.
+ * Paired windows: during each run a second sign-up load runs while the run and a spinner (a
+ * process that only computes, at the run's priority, nice 19) are continued (SIGCONT) and stopped
+ * (SIGSTOP) in turn, every WINDOW_MS: run, neither, spinner, neither (CYCLE). The p99 of the
+ * sign-ups inside the run's windows is compared with those inside the windows of neither: the same
+ * file, the same list and the same moment of the machine, so this ratio is not moved by the file's
+ * growth or the machine's drift between loads, which move the before/during/after comparison by
+ * ±0.3 here. The spinner's windows say what any neighbour that keeps a core busy costs the sign-ups
+ * on this machine, and the two kinds of neither windows against each other what chance alone does.
  *   --invites=N      members to invite at --rate 0 (default 10000)
  *   --duration=S     seconds of each sign-up load (default 8)
- *   --window-ms=MS   how long the run goes, then stays stopped, in the paired windows (default 1000)
+ *   --window-ms=MS   how long each paired window lasts (default 1000)
  *   --store=NAME     json or postgres (default: both)
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
@@ -45,10 +45,10 @@ const LOAD_DELAY_MS = 1500;
 const PACED_RATE = 50;
 const PACED = PACED_RATE * (Math.ceil(DURATION * 2) + 6);
 const ROOT = new URL('../../', import.meta.url).pathname;
-/** How long the run goes, then stays stopped, in the paired comparison. */
+/** How long each window of the paired load lasts. */
 const WINDOW_MS = numberOption('window-ms', 1000);
-/** The paired load is twice as long as the others: its p99 is split between two halves. */
-const PAIRED_SECONDS = 2 * DURATION;
+/** The paired load is four times as long as the others: the run and the spinner each go in a quarter of it. */
+const PAIRED_SECONDS = 4 * DURATION;
 /** Which stores to measure: json, postgres, or both (the default). */
 const STORES = benchOptions().store ?? 'json,postgres';
 
@@ -60,12 +60,19 @@ interface Result {
   before: Latencies;
   after: Latencies;
   during: Latencies;
-  /** Sign-up p99 inside windows with the run going, and inside windows with it stopped; how long it was stopped in all. */
-  paired: { on: number; off: number; samples: number; stoppedMs: number };
-  /** The same paired load around the stand-ins (STAND_INS), on the same store just before. */
-  idle?: Result['paired'];
-  spinner?: Result['paired'];
+  paired: Paired;
   sent: number;
+}
+
+/** Sign-up p99 (ms) in the paired load's windows by what went in them (CYCLE), and how long the run was stopped in all. */
+interface Paired {
+  run: number;
+  spinner: number;
+  neither: number;
+  /** The neither windows after a run window, and those after a spinner window: what chance alone moves a p99 by. */
+  neitherHalves: [number, number];
+  samples: number;
+  stoppedMs: number;
 }
 
 /** Peak RSS (VmHWM) of a live process in MB, polled until it exits. */
@@ -87,32 +94,6 @@ async function warmUp(store: string, sidecarUrl: string): Promise<void> {
   await during(`${store}: 2 s warm-up`, signUps(sidecarUrl, `${store}-warm`, 2, CONNECTIONS));
 }
 
-/**
- * Stand-ins for the run in the paired windows, stopped and started as it is:
- * - idle: a process that does nothing. Its ratio is what chance alone moves a paired ratio by, on
- *   this machine, now (the noise floor).
- * - spinner: a process that only computes, at the priority the run takes (nice 19). Its ratio is
- *   the least any neighbour that keeps a core busy costs the sign-ups here, however little it asks
- *   of the service: a run at --rate 0 keeps a core busy.
- */
-const STAND_INS = {
-  idle: { what: 'a process that does nothing', script: 'setInterval(() => {}, 60_000)' },
-  spinner: { what: 'a lowest-priority process that only computes', script: 'for (;;);' },
-} as const;
-
-async function standIn(store: string, sidecarUrl: string, kind: keyof typeof STAND_INS): Promise<Result['paired']> {
-  const { what, script } = STAND_INS[kind];
-  const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
-  setPriority(child.pid!, 19);
-  try {
-    const paired = await during(`${store}: paired windows around ${what}, ${PAIRED_SECONDS} s`, pairedWindows(store, sidecarUrl, kind, child));
-    phase(`${store}: around ${what}, sign-up p99 ${paired.on.toFixed(1)} / ${paired.off.toFixed(1)} ms in the windows it went / stopped`);
-    return paired;
-  } finally {
-    child.kill('SIGKILL');
-  }
-}
-
 async function measure(store: string, sidecarUrl: string, env: NodeJS.ProcessEnv, sink: ChildProcess, count: number, rate: number): Promise<Result> {
   const before = await during(`${store}: sign-ups alone, ${DURATION} s`, signUps(sidecarUrl, `${store}-before-${rate}`, DURATION, CONNECTIONS));
   phase(`${store}: invite --count ${count} --rate ${rate}, with the same sign-up load ${LOAD_DELAY_MS} ms in`);
@@ -129,7 +110,11 @@ async function measure(store: string, sidecarUrl: string, env: NodeJS.ProcessEnv
   await new Promise((done) => setTimeout(done, LOAD_DELAY_MS));
   const loaded = signUps(sidecarUrl, `${store}-during-${rate}`, DURATION, CONNECTIONS);
   const duringRun = await loaded;
-  const paired = await during(`${store}: paired windows, the run going and stopped every ${WINDOW_MS} ms, ${PAIRED_SECONDS} s`, pairedWindows(store, sidecarUrl, rate, run));
+  const paired = await during(
+    `${store}: paired windows of ${WINDOW_MS} ms, the run, neither, a nice-19 spinner, neither, in turn, ${PAIRED_SECONDS} s`,
+    pairedWindows(store, sidecarUrl, rate, run),
+  );
+  phase(`${store}: sign-up p99 ${paired.run.toFixed(1)} ms with the run going, ${paired.spinner.toFixed(1)} with the spinner, ${paired.neither.toFixed(1)} with neither`);
   const code = await during(`${store}: waiting for the run to finish`, exited);
   const seconds = (performance.now() - started - paired.stoppedMs) / 1000;
   if (code !== 0) throw new Error(`invite exited with ${code}: ${stderr}`);
@@ -141,36 +126,67 @@ async function measure(store: string, sidecarUrl: string, env: NodeJS.ProcessEnv
 }
 
 /**
- * The sign-up load while the run is stopped and continued every WINDOW_MS; a sign-up counts for the
- * window it started and ended in (one that spans a switch counts for neither). The run is left
- * going. A run that ends meanwhile leaves its later windows alike; `samples` says how many counted.
+ * What goes in each window of the paired load, in turn: the run, neither, the spinner, neither.
+ * The spinner is a process that only computes, at the run's priority (nice 19): the least any
+ * neighbour that keeps a core busy costs the sign-ups on this machine, however little it asks of the
+ * service (a run at --rate 0 keeps a core busy). The neither windows are the reference for both.
  */
-async function pairedWindows(store: string, sidecarUrl: string, label: number | string, run: ChildProcess): Promise<Result['paired']> {
+const CYCLE = ['run', 'neither', 'spinner', 'neither'] as const;
+
+/**
+ * The sign-up load while the run and the spinner are continued (SIGCONT) and stopped (SIGSTOP) in
+ * turn, every WINDOW_MS; a sign-up counts for the window it started and ended in (one that spans a
+ * switch counts for neither). The run is left going. A run that ends meanwhile leaves its later
+ * windows alike; `samples` says how many counted.
+ */
+async function pairedWindows(store: string, sidecarUrl: string, rate: number, run: ChildProcess): Promise<Paired> {
+  const spinner = spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' });
+  spinner.kill('SIGSTOP');
+  setPriority(spinner.pid!, 19);
+  const alive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
   const switches: number[] = [performance.now()];
-  let going = true;
   let stoppedMs = 0;
+  let stoppedAt: number | undefined;
   const timer = setInterval(() => {
-    going = !going;
-    if (run.exitCode === null && run.signalCode === null) run.kill(going ? 'SIGCONT' : 'SIGSTOP');
-    switches.push(performance.now());
-    if (going) stoppedMs += switches.at(-1)! - switches.at(-2)!;
+    const now = performance.now();
+    const was = CYCLE[(switches.length - 1) % CYCLE.length];
+    const next = CYCLE[switches.length % CYCLE.length];
+    if (was === 'run') {
+      if (alive(run)) run.kill('SIGSTOP');
+      stoppedAt = now;
+    }
+    if (next === 'run') {
+      if (alive(run)) run.kill('SIGCONT');
+      stoppedMs += now - stoppedAt!;
+      stoppedAt = undefined;
+    }
+    if (was === 'spinner') spinner.kill('SIGSTOP');
+    if (next === 'spinner') spinner.kill('SIGCONT');
+    switches.push(now);
   }, WINDOW_MS);
-  const on: number[] = [];
-  const off: number[] = [];
+  const windows: number[][] = CYCLE.map(() => []);
   try {
-    await signUps(sidecarUrl, `${store}-paired-${label}`, PAIRED_SECONDS, CONNECTIONS, (startedAt, endedAt) => {
+    await signUps(sidecarUrl, `${store}-paired-${rate}`, PAIRED_SECONDS, CONNECTIONS, (startedAt, endedAt) => {
       const window = switches.findLastIndex((at) => at <= startedAt);
       const next = switches[window + 1];
       if (window < 0 || (next !== undefined && next <= endedAt) || endedAt > performance.now()) return;
-      // Windows alternate, the first with the run going.
-      (window % 2 === 0 ? on : off).push(endedAt - startedAt);
+      windows[window % CYCLE.length].push(endedAt - startedAt);
     });
   } finally {
     clearInterval(timer);
-    if (!going) stoppedMs += performance.now() - switches.at(-1)!;
-    if (run.exitCode === null && run.signalCode === null) run.kill('SIGCONT');
+    spinner.kill('SIGKILL');
+    if (stoppedAt !== undefined) stoppedMs += performance.now() - stoppedAt;
+    if (alive(run)) run.kill('SIGCONT');
   }
-  return { on: percentiles(on).p99, off: percentiles(off).p99, samples: on.length + off.length, stoppedMs };
+  const p99 = (...indices: number[]) => percentiles(indices.flatMap((i) => windows[i])).p99;
+  return {
+    run: p99(0),
+    spinner: p99(2),
+    neither: p99(1, 3),
+    neitherHalves: [p99(1), p99(3)],
+    samples: windows.reduce((n, w) => n + w.length, 0),
+    stoppedMs,
+  };
 }
 
 async function main(): Promise<void> {
@@ -191,11 +207,8 @@ async function main(): Promise<void> {
       const json = await sidecar(join(ROOT, 'api/sidecar/main.ts'), { ...sidecarEnv, DATA_DIR: dir });
       try {
         await warmUp('JSON', json.url);
-        for (const [count, rate] of [[INVITES, 0], [PACED, PACED_RATE]]) {
-          const idle = await standIn('JSON', json.url, 'idle');
-          const spinner = rate === 0 ? await standIn('JSON', json.url, 'spinner') : undefined;
-          results.push({ ...(await measure('JSON', json.url, { ...base, DATA_DIR: dir }, sink, count, rate)), idle, spinner });
-        }
+        results.push(await measure('JSON', json.url, { ...base, DATA_DIR: dir }, sink, INVITES, 0));
+        results.push(await measure('JSON', json.url, { ...base, DATA_DIR: dir }, sink, PACED, PACED_RATE));
       } finally {
         await json.stop();
       }
@@ -206,11 +219,8 @@ async function main(): Promise<void> {
       const pgSidecar = await sidecar(join(ROOT, 'api/sidecar/main.ts'), { ...sidecarEnv, DATABASE_URL: url, DATA_DIR: dir });
       try {
         await warmUp('PostgreSQL', pgSidecar.url);
-        for (const [count, rate] of [[INVITES, 0], [PACED, PACED_RATE]]) {
-          const idle = await standIn('PostgreSQL', pgSidecar.url, 'idle');
-          const spinner = rate === 0 ? await standIn('PostgreSQL', pgSidecar.url, 'spinner') : undefined;
-          results.push({ ...(await measure('PostgreSQL', pgSidecar.url, { ...base, DATABASE_URL: url }, sink, count, rate)), idle, spinner });
-        }
+        results.push(await measure('PostgreSQL', pgSidecar.url, { ...base, DATABASE_URL: url }, sink, INVITES, 0));
+        results.push(await measure('PostgreSQL', pgSidecar.url, { ...base, DATABASE_URL: url }, sink, PACED, PACED_RATE));
       } finally {
         await pgSidecar.stop();
       }
@@ -224,7 +234,22 @@ async function main(): Promise<void> {
   }
   const ms = (v: number) => v.toFixed(1);
   table(
-    ['store', '--rate', 'messages/s', 'peak RSS (MB)', 'sign-up p99 alone, before / after (ms)', 'p99 during the run (ms)', 'ratio to their mean', 'paired p99, run going / stopped (ms)', 'paired ratio (target ≤ 1.10)', 'paired ratio around an idle process (noise)', 'paired ratio around a lowest-priority spinner', 'sign-ups before / during / after', 'received'],
+    [
+      'store',
+      '--rate',
+      'messages/s',
+      'peak RSS (MB)',
+      'sign-up p99 alone, before / after (ms)',
+      'p99 during the run (ms)',
+      'ratio to their mean',
+      'paired p99: run / spinner / neither (ms)',
+      'run / neither (target ≤ 1.10)',
+      'spinner / neither',
+      'run / spinner',
+      'neither / neither (noise)',
+      'sign-ups before / during / after',
+      'received',
+    ],
     results.map((r) => [
       r.store,
       String(r.rate),
@@ -233,9 +258,11 @@ async function main(): Promise<void> {
       `${ms(r.before.p99)} / ${ms(r.after.p99)}`,
       ms(r.during.p99),
       (r.during.p99 / ((r.before.p99 + r.after.p99) / 2)).toFixed(2),
-      `${ms(r.paired.on)} / ${ms(r.paired.off)}`,
-      (r.paired.on / r.paired.off).toFixed(2),
-      ...[r.idle, r.spinner].map((paired) => (paired ? (paired.on / paired.off).toFixed(2) : '—')),
+      `${ms(r.paired.run)} / ${ms(r.paired.spinner)} / ${ms(r.paired.neither)}`,
+      (r.paired.run / r.paired.neither).toFixed(2),
+      (r.paired.spinner / r.paired.neither).toFixed(2),
+      (r.paired.run / r.paired.spinner).toFixed(2),
+      (r.paired.neitherHalves[0] / r.paired.neitherHalves[1]).toFixed(2),
       `${r.before.ok} / ${r.during.ok} / ${r.after.ok}`,
       String(r.sent),
     ]),
@@ -243,9 +270,9 @@ async function main(): Promise<void> {
   console.log(
     '\nreceived: messages at the SMTP server so far (cumulative). A paced run ends when its members are invited; ' +
       'its messages/s is the pace, not a limit (the time the run spent stopped in the paired windows is left out). ' +
-      'Paired: the sign-ups inside the windows with the run going against those inside the windows with it stopped, in one load; ' +
-        'around an idle process or a spinner: the same load, the same stops and starts, of a stand-in for the run, just before it ' +
-        '(the spinner computes at the run\'s priority, nice 19: what a neighbour that keeps a core busy costs here, however little it asks of the service).',
+      'Paired: one load, its windows taken in turn by the run, neither, a spinner, neither (the run and the spinner stopped when not theirs); ' +
+      'the spinner only computes, at the run\'s priority (nice 19): what any neighbour that keeps a core busy costs the sign-ups here, however little it asks of the service. ' +
+      'run / spinner: what the run costs beyond keeping a core busy; neither / neither: the windows after the run\'s against those after the spinner\'s, what chance alone moves a p99 by.',
   );
 }
 

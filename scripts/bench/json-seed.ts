@@ -8,6 +8,12 @@ import { storeCodec } from '../../api/sidecar/store/json/store-file.ts';
 import { STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
 
 export async function writeStoreFile(dir: string, size: number): Promise<void> {
+  const path = join(dir, STORE_FILE_NAME);
+  await replaceFileDurably(path, storeCodec(path).serialize(new RecordTable(seedRecords(size))));
+}
+
+/** `size` records as sign-ups leave them (`seed<i>@example.com`, in that order), never invited. */
+export function seedRecords(size: number): WaitlistRecord[] {
   const at = new Date().toISOString();
   const records: WaitlistRecord[] = [];
   for (let i = 0; i < size; i++) {
@@ -23,6 +29,5 @@ export async function writeStoreFile(dir: string, size: number): Promise<void> {
       consent: { form: 'hero', channel: 'form', lang: 'en', textVersion: CONSENT_TEXT_VERSION },
     });
   }
-  const path = join(dir, STORE_FILE_NAME);
-  await replaceFileDurably(path, storeCodec(path).serialize(new RecordTable(records)));
+  return records;
 }

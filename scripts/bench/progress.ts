@@ -31,7 +31,7 @@ export async function during<T>(text: string, work: Promise<T> | (() => Promise<
 }
 
 /** Options that take a value; a bench script with a new one adds its name here. */
-const VALUE_OPTIONS = ['duration', 'rounds', 'sizes', 'front', 'sidecar', 'store', 'window-ms'];
+const VALUE_OPTIONS = ['duration', 'rounds', 'sizes', 'front', 'sidecar', 'store', 'window-ms', 'claim-records'];
 
 /**
  * The options of the bench scripts, as `--name=value` (any name) or `--name value` (names in

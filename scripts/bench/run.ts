@@ -18,6 +18,7 @@ export const BENCHES: readonly string[] = [
   'rate-limit-memory.ts', // in-memory windows flat over two floods; Redis engine decisions/s and p99
   'signup-peers.ts', // a sign-up through the product against a plain node:http peer, the h3 floor and pgbench
   'invite.ts', // 10,000 invitations at --rate 0 and a paced run on both stores, beside a sign-up load
+  'invite-claim.ts', // one invite claim on the JSON store at the head of 1,000,000 records and deep into them
 ];
 
 /** The benchmarks named on the command line (`npm run bench -- signup-peers`), or all of them. */

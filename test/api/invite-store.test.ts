@@ -112,6 +112,20 @@ function invitationContract(open: () => Promise<Opened>): void {
     expect(await store.claimInvitees(claim(10))).toEqual([]);
   });
 
+  it('invite store: claimsHeld says per claim whether the record still holds it, so not once sent, erased or re-claimed', async () => {
+    const { store } = await open();
+    await seed(store);
+    const ref = (r: WaitlistRecord) => ({ email: r.email, messageId: r.invitation!.messageId });
+    const [a, b, c, d] = await store.claimInvitees(claim(4, { at: '2026-11-25T10:00:00.000Z' }));
+    await store.confirmInvitations([{ ...ref(a), at: AT }]);
+    expect(await store.erase(b.email)).toBe(true);
+    const [again] = await store.claimInvitees(claim(1, { claimedBefore: AT }));
+    expect(again.email).toBe(c.email);
+    const nobody = { email: 'nobody@example.com', messageId: d.invitation!.messageId };
+    expect(await store.claimsHeld([ref(a), ref(b), ref(c), ref(d), ref(again), nobody])).toEqual([false, false, false, true, true, false]);
+    expect(await store.claimsHeld([])).toEqual([]);
+  });
+
   it('invite store: concurrent claims never hand out one member twice', async () => {
     const { store } = await open();
     for (let i = 0; i < 60; i++) await store.upsert({ email: `c${i}@example.com`, consent: true }, 'json', new Date(Date.UTC(2026, 10, 1, 0, 0, i)).toISOString());

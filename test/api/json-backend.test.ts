@@ -96,6 +96,17 @@ describe('JSON backend', () => {
     expect(await served.store.count()).toBe(1);
   });
 
+  it('operator channel: whether claims are still held answers as the store itself does; a group of more than 64 is refused', async () => {
+    const served = await backend({ serveOperator: true });
+    await served.store.upsert(signup('a@example.com'), 'json', at);
+    const channel = new SidecarChannel(operatorSocketPath(dir));
+    const [a] = await channel.claimInvitees({ count: 1, filter: {}, at, messageIdDomain: 'example.org' });
+    const refs = [{ email: a.email, messageId: a.invitation!.messageId }, { email: a.email, messageId: '<other@example.org>' }];
+    expect(await channel.claimsHeld(refs)).toEqual([true, false]);
+    expect(await channel.claimsHeld(refs)).toEqual(await served.store.claimsHeld(refs));
+    await expect(channel.claimsHeld(Array.from({ length: 65 }, () => refs[0]))).rejects.toThrow('answered 400');
+  });
+
   it('operator channel: an export of more records than one batch streams every record once, in order', async () => {
     const served = await backend({ serveOperator: true });
     const emails = Array.from({ length: 2500 }, (_, i) => `p${i}@example.com`);

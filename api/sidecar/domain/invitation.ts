@@ -32,10 +32,14 @@ export const Invitation = z
   .strict();
 export type Invitation = z.infer<typeof Invitation>;
 
-/** A message the mail server accepted (250) at `at`, for the claim with that Message-ID. */
-export interface SentInvitation {
+/** A run's claim on a member: the Message-ID it gave them. */
+export interface ClaimRef {
   email: string;
   messageId: string;
+}
+
+/** A message the mail server accepted (250) at `at`, for the claim with that Message-ID. */
+export interface SentInvitation extends ClaimRef {
   at: string;
 }
 

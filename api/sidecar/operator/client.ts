@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import type { WaitlistStats } from '../../contract/index.ts';
 import type { DayRange, DaySeries } from '../domain/day-series.ts';
 import type { WaitlistRecord } from '../domain/record.ts';
-import { failureText, type InviteClaim, type InviteFilter, type SentInvitation } from '../domain/invitation.ts';
+import { failureText, type ClaimRef, type InviteClaim, type InviteFilter, type SentInvitation } from '../domain/invitation.ts';
 import type { InvitationStore } from '../store/waitlist-store.ts';
 import type { ExportFilter, OperatorStore } from '../store/waitlist-store.ts';
 
@@ -69,6 +69,10 @@ export class SidecarChannel implements OperatorStore, InvitationStore {
 
   async confirmInvitations(sent: readonly SentInvitation[]): Promise<boolean[]> {
     return ((await this.#json('POST', '/invite/confirm', { sent })) as { done: boolean[] }).done;
+  }
+
+  async claimsHeld(claims: readonly ClaimRef[]): Promise<boolean[]> {
+    return ((await this.#json('POST', '/invite/held', { claims })) as { held: boolean[] }).held;
   }
 
   async failInvitation(email: string, messageId: string, reply: string): Promise<boolean> {

@@ -12,11 +12,12 @@ import type { InvitationStore } from '../store/waitlist-store.ts';
 const MAX_INVITE_REQUEST_BYTES = 65_536;
 /** The longest server reply a failure carries (it is stored shortened: domain/invitation.ts failureText). */
 const MAX_REPLY_CHARS = 16_384;
-/** The most confirmations one request carries (a run sends groups of 16). */
-const MAX_CONFIRMATIONS = 64;
+/** The most confirmations, or claims to check, one request carries (a run sends groups of 16 and 64). */
+const MAX_GROUP = 64;
 
 const Settle = z.object({ email: z.string().min(1), messageId: z.string().min(1) }).strict();
-const Confirm = z.object({ sent: z.array(Settle.extend({ at: z.iso.datetime() }).strict()).min(1).max(MAX_CONFIRMATIONS) }).strict();
+const Confirm = z.object({ sent: z.array(Settle.extend({ at: z.iso.datetime() }).strict()).min(1).max(MAX_GROUP) }).strict();
+const Held = z.object({ claims: z.array(Settle).min(1).max(MAX_GROUP) }).strict();
 const Fail = Settle.extend({ reply: z.string().max(MAX_REPLY_CHARS) }).strict();
 
 export type Answer = (status: number, body: unknown) => void;
@@ -26,6 +27,7 @@ export async function inviteRoute(store: InvitationStore, route: string, req: In
   const handlers: Record<string, (body: unknown) => Promise<unknown> | undefined> = {
     'POST /invite/claim': (body) => ifValid(InviteClaimSchema, body, async (claim) => ({ records: await store.claimInvitees(claim) })),
     'POST /invite/confirm': (body) => ifValid(Confirm, body, async ({ sent }) => ({ done: await store.confirmInvitations(sent) })),
+    'POST /invite/held': (body) => ifValid(Held, body, async ({ claims }) => ({ held: await store.claimsHeld(claims) })),
     'POST /invite/fail': (body) => ifValid(Fail, body, async (f) => ({ done: await store.failInvitation(f.email, f.messageId, f.reply) })),
     'POST /invite/release': (body) => ifValid(Settle, body, async (r) => ({ done: await store.releaseInvitation(r.email, r.messageId) })),
     'POST /invite/unconfirmed': (body) =>

@@ -9,6 +9,7 @@ import {
   claimable,
   matchesInviteFilter,
   newMessageId,
+  type ClaimRef,
   type InviteClaim,
   type InviteFilter,
   type Invitation,
@@ -45,6 +46,14 @@ export function settleIn(
   if (record?.invitation?.state !== 'claimed' || record.invitation.messageId !== messageId) return false;
   table.put(withInvitation(record, next(record.invitation)));
   return true;
+}
+
+/** Per claim, whether the table's record still holds it (InvitationStore.claimsHeld). */
+export function heldIn(table: RecordTable, claims: readonly ClaimRef[]): boolean[] {
+  return claims.map(({ email, messageId }) => {
+    const invitation = table.get(email)?.invitation;
+    return invitation?.state === 'claimed' && invitation.messageId === messageId;
+  });
 }
 
 export function unconfirmedIn(table: RecordTable, filter: InviteFilter = {}): WaitlistRecord[] {

@@ -21,8 +21,8 @@ import { DaySeriesTally, type DayRange, type DaySeries } from '../../domain/day-
 import type { EngineHealth } from '../../health/engine-health.ts';
 import { EngineUnavailableError } from '../../health/unavailable.ts';
 import { matchesFilter, type CommitInfo, type ExportFilter, type WaitlistStore } from '../waitlist-store.ts';
-import { failureText, type Invitation, type InviteClaim, type InviteFilter, type SentInvitation } from '../../domain/invitation.ts';
-import { claimIn, failedInvitation, sentInvitation, settleIn, unconfirmedIn } from './invitations.ts';
+import { failureText, type ClaimRef, type Invitation, type InviteClaim, type InviteFilter, type SentInvitation } from '../../domain/invitation.ts';
+import { claimIn, failedInvitation, heldIn, sentInvitation, settleIn, unconfirmedIn } from './invitations.ts';
 import { DurableJsonFile } from './json-adapter.ts';
 import { RecordTable } from './record-table.ts';
 import { RunningStats } from './running-stats.ts';
@@ -228,6 +228,10 @@ export class JsonWaitlistStore implements WaitlistStore {
 
   confirmInvitations(sent: readonly SentInvitation[]): Promise<boolean[]> {
     return this.#settle(sent.map(({ email, messageId, at }) => ({ email, messageId, next: (claimed) => sentInvitation(claimed, at) })));
+  }
+
+  async claimsHeld(claims: readonly ClaimRef[]): Promise<boolean[]> {
+    return heldIn(this.#db.data, claims);
   }
 
   failInvitation(email: string, messageId: string, reply: string): Promise<boolean> {

@@ -6,7 +6,7 @@
  * Each call commits before it resolves.
  */
 import type pg from 'pg';
-import { failureText, type InviteClaim, type InviteFilter, type SentInvitation } from '../../domain/invitation.ts';
+import { failureText, type ClaimRef, type InviteClaim, type InviteFilter, type SentInvitation } from '../../domain/invitation.ts';
 import type { WaitlistRecord } from '../../domain/record.ts';
 import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
 
@@ -58,6 +58,18 @@ export async function confirmInvitations(pool: pg.Pool, sent: readonly SentInvit
   );
   const confirmed = new Set(rows.map((row) => `${row.message_id} ${row.email}`));
   return sent.map((s) => confirmed.has(`${s.messageId} ${s.email}`));
+}
+
+/** One read for a group (InvitationStore.claimsHeld). */
+export async function claimsHeld(pool: pg.Pool, claims: readonly ClaimRef[]): Promise<boolean[]> {
+  if (claims.length === 0) return [];
+  const { rows } = await pool.query<{ i: string }>(
+    `SELECT s.i FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS s (email, message_id, i)
+     JOIN waitlist AS w ON w.email = s.email AND w.invite_message_id = s.message_id AND w.invite_state = 'claimed'`,
+    [claims.map((c) => c.email), claims.map((c) => c.messageId)],
+  );
+  const held = new Set(rows.map((row) => Number(row.i) - 1));
+  return claims.map((_, i) => held.has(i));
 }
 
 export function failInvitation(pool: pg.Pool, email: string, messageId: string, reply: string): Promise<boolean> {

@@ -14,7 +14,7 @@ import { signupsPerDay } from './day-series.ts';
 import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
 import { readStats } from './stats-query.ts';
 import { upsertQuery } from './upsert-statement.ts';
-import type { InviteClaim, InviteFilter, SentInvitation } from '../../domain/invitation.ts';
+import type { ClaimRef, InviteClaim, InviteFilter, SentInvitation } from '../../domain/invitation.ts';
 import * as invitations from './invitations.ts';
 
 /** Rows fetched per round trip of an export. */
@@ -166,6 +166,11 @@ export class PostgresWaitlistStore implements WaitlistStore {
   confirmInvitations(sent: readonly SentInvitation[]): Promise<boolean[]> {
     this.#open();
     return invitations.confirmInvitations(this.#pool, sent);
+  }
+
+  claimsHeld(claims: readonly ClaimRef[]): Promise<boolean[]> {
+    this.#open();
+    return invitations.claimsHeld(this.#pool, claims);
   }
 
   failInvitation(email: string, messageId: string, reply: string): Promise<boolean> {
