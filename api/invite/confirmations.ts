@@ -8,8 +8,12 @@
 import type { WaitlistRecord } from '../sidecar/domain/record.ts';
 import type { InvitationStore } from '../sidecar/store/waitlist-store.ts';
 
-/** Recorded together: one write and one request for this many messages. */
-const BATCH = 16;
+/**
+ * Recorded together: one write and one request for this many messages (the operator channel's
+ * largest group). On the JSON store each write re-serialises the chunks of 256 records it touched,
+ * and a run's members are consecutive: groups of 16 re-serialised the same chunk up to 16 times.
+ */
+const BATCH = 64;
 /** The longest a confirmation waits for others to join it. */
 const DELAY_MS = 1000;
 

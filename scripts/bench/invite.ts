@@ -33,7 +33,7 @@ import { seedPostgres } from './postgres-seed.ts';
 import { benchOptions, during, numberOption, phase } from './progress.ts';
 import { signUps, type Latencies } from './request-load.ts';
 import { percentiles } from './signup-load.ts';
-import { sidecar } from './servers.ts';
+import { cpuSeconds, sidecar } from './servers.ts';
 import { table } from './table.ts';
 
 const INVITES = numberOption('invites', 10_000);
@@ -71,6 +71,8 @@ interface Paired {
   neither: number;
   /** The neither windows after a run window, and those after a spinner window: what chance alone moves a p99 by. */
   neitherHalves: [number, number];
+  /** CPU of the service (the sidecar; on PostgreSQL also the database's processes) per sign-up answered, in µs, by window. */
+  serviceCpu: { run: number; spinner: number; neither: number };
   samples: number;
   stoppedMs: number;
 }
@@ -94,7 +96,7 @@ async function warmUp(store: string, sidecarUrl: string): Promise<void> {
   await during(`${store}: 2 s warm-up`, signUps(sidecarUrl, `${store}-warm`, 2, CONNECTIONS));
 }
 
-async function measure(store: string, sidecarUrl: string, env: NodeJS.ProcessEnv, sink: ChildProcess, count: number, rate: number): Promise<Result> {
+async function measure(store: string, sidecarUrl: string, service: number[], env: NodeJS.ProcessEnv, sink: ChildProcess, count: number, rate: number): Promise<Result> {
   const before = await during(`${store}: sign-ups alone, ${DURATION} s`, signUps(sidecarUrl, `${store}-before-${rate}`, DURATION, CONNECTIONS));
   phase(`${store}: invite --count ${count} --rate ${rate}, with the same sign-up load ${LOAD_DELAY_MS} ms in`);
   const started = performance.now();
@@ -112,9 +114,11 @@ async function measure(store: string, sidecarUrl: string, env: NodeJS.ProcessEnv
   const duringRun = await loaded;
   const paired = await during(
     `${store}: paired windows of ${WINDOW_MS} ms, the run, neither, a nice-19 spinner, neither, in turn, ${PAIRED_SECONDS} s`,
-    pairedWindows(store, sidecarUrl, rate, run),
+    pairedWindows(store, sidecarUrl, service, rate, run),
   );
   phase(`${store}: sign-up p99 ${paired.run.toFixed(1)} ms with the run going, ${paired.spinner.toFixed(1)} with the spinner, ${paired.neither.toFixed(1)} with neither`);
+  const { serviceCpu } = paired;
+  phase(`${store}: the service's CPU per sign-up ${serviceCpu.run.toFixed(0)} µs with the run going, ${serviceCpu.spinner.toFixed(0)} with the spinner, ${serviceCpu.neither.toFixed(0)} with neither`);
   const code = await during(`${store}: waiting for the run to finish`, exited);
   const seconds = (performance.now() - started - paired.stoppedMs) / 1000;
   if (code !== 0) throw new Error(`invite exited with ${code}: ${stderr}`);
@@ -139,7 +143,7 @@ const CYCLE = ['run', 'neither', 'spinner', 'neither'] as const;
  * switch counts for neither). The run is left going. A run that ends meanwhile leaves its later
  * windows alike; `samples` says how many counted.
  */
-async function pairedWindows(store: string, sidecarUrl: string, rate: number, run: ChildProcess): Promise<Paired> {
+async function pairedWindows(store: string, sidecarUrl: string, service: number[], rate: number, run: ChildProcess): Promise<Paired> {
   const spinner = spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' });
   spinner.kill('SIGSTOP');
   setPriority(spinner.pid!, 19);
@@ -147,9 +151,22 @@ async function pairedWindows(store: string, sidecarUrl: string, rate: number, ru
   const switches: number[] = [performance.now()];
   let stoppedMs = 0;
   let stoppedAt: number | undefined;
+  // The service's CPU at each switch, read one after another, charged to the window that ended.
+  const cpu: Record<(typeof CYCLE)[number], number> = { run: 0, spinner: 0, neither: 0 };
+  const serviceSeconds = async () => (await Promise.all(service.map(cpuSeconds))).reduce((a, b) => a + b, 0);
+  let lastCpu = serviceSeconds();
+  const chargeTo = (window: (typeof CYCLE)[number]) => {
+    const previous = lastCpu;
+    lastCpu = previous.then(async (before) => {
+      const after = await serviceSeconds();
+      cpu[window] += after - before;
+      return after;
+    });
+  };
   const timer = setInterval(() => {
     const now = performance.now();
     const was = CYCLE[(switches.length - 1) % CYCLE.length];
+    chargeTo(was);
     const next = CYCLE[switches.length % CYCLE.length];
     if (was === 'run') {
       if (alive(run)) run.kill('SIGSTOP');
@@ -174,12 +191,16 @@ async function pairedWindows(store: string, sidecarUrl: string, rate: number, ru
     });
   } finally {
     clearInterval(timer);
+    chargeTo(CYCLE[(switches.length - 1) % CYCLE.length]);
+    await lastCpu;
     spinner.kill('SIGKILL');
     if (stoppedAt !== undefined) stoppedMs += performance.now() - stoppedAt;
     if (alive(run)) run.kill('SIGCONT');
   }
   const p99 = (...indices: number[]) => percentiles(indices.flatMap((i) => windows[i])).p99;
+  const perSignUp = (seconds: number, ...indices: number[]) => (seconds * 1e6) / Math.max(1, indices.reduce((n, i) => n + windows[i].length, 0));
   return {
+    serviceCpu: { run: perSignUp(cpu.run, 0), spinner: perSignUp(cpu.spinner, 2), neither: perSignUp(cpu.neither, 1, 3) },
     run: p99(0),
     spinner: p99(2),
     neither: p99(1, 3),
@@ -207,8 +228,8 @@ async function main(): Promise<void> {
       const json = await sidecar(join(ROOT, 'api/sidecar/main.ts'), { ...sidecarEnv, DATA_DIR: dir });
       try {
         await warmUp('JSON', json.url);
-        results.push(await measure('JSON', json.url, { ...base, DATA_DIR: dir }, sink, INVITES, 0));
-        results.push(await measure('JSON', json.url, { ...base, DATA_DIR: dir }, sink, PACED, PACED_RATE));
+        results.push(await measure('JSON', json.url, [json.pid], { ...base, DATA_DIR: dir }, sink, INVITES, 0));
+        results.push(await measure('JSON', json.url, [json.pid], { ...base, DATA_DIR: dir }, sink, PACED, PACED_RATE));
       } finally {
         await json.stop();
       }
@@ -219,8 +240,8 @@ async function main(): Promise<void> {
       const pgSidecar = await sidecar(join(ROOT, 'api/sidecar/main.ts'), { ...sidecarEnv, DATABASE_URL: url, DATA_DIR: dir });
       try {
         await warmUp('PostgreSQL', pgSidecar.url);
-        results.push(await measure('PostgreSQL', pgSidecar.url, { ...base, DATABASE_URL: url }, sink, INVITES, 0));
-        results.push(await measure('PostgreSQL', pgSidecar.url, { ...base, DATABASE_URL: url }, sink, PACED, PACED_RATE));
+        results.push(await measure('PostgreSQL', pgSidecar.url, [pgSidecar.pid, engine.pid], { ...base, DATABASE_URL: url }, sink, INVITES, 0));
+        results.push(await measure('PostgreSQL', pgSidecar.url, [pgSidecar.pid, engine.pid], { ...base, DATABASE_URL: url }, sink, PACED, PACED_RATE));
       } finally {
         await pgSidecar.stop();
       }
@@ -247,6 +268,7 @@ async function main(): Promise<void> {
       'spinner / neither',
       'run / spinner',
       'neither / neither (noise)',
+      'service CPU per sign-up: run / neither (µs)',
       'sign-ups before / during / after',
       'received',
     ],
@@ -263,6 +285,7 @@ async function main(): Promise<void> {
       (r.paired.spinner / r.paired.neither).toFixed(2),
       (r.paired.run / r.paired.spinner).toFixed(2),
       (r.paired.neitherHalves[0] / r.paired.neitherHalves[1]).toFixed(2),
+      `${r.paired.serviceCpu.run.toFixed(0)} / ${r.paired.serviceCpu.neither.toFixed(0)}`,
       `${r.before.ok} / ${r.during.ok} / ${r.after.ok}`,
       String(r.sent),
     ]),

@@ -4,6 +4,7 @@
  * selection, confirmation and output; the sending in api/invite/run.ts, the message in
  * invite-message.ts, previews in invite-preview.ts.
  */
+import { existsSync, readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
@@ -40,10 +41,15 @@ function wholeNumber(name: string, value: string | boolean | undefined, min: num
 
 /** The lowest CPU priority for this process; where the system refuses, the run goes on as it is. */
 function yieldCpu(): void {
-  try {
-    setPriority(19);
-  } catch {
-    // Not permitted (some containers): a run at normal priority still works.
+  // A nice value is a thread's own on Linux: every thread there is now (V8's helpers among them;
+  // threads made later inherit it from the thread that makes them).
+  const threads = existsSync('/proc/self/task') ? readdirSync('/proc/self/task').map(Number) : [0];
+  for (const thread of threads) {
+    try {
+      setPriority(thread, 19);
+    } catch {
+      // Not permitted (some containers): a run at normal priority still works.
+    }
   }
 }
 

@@ -12,7 +12,7 @@ import type { InvitationStore } from '../store/waitlist-store.ts';
 const MAX_INVITE_REQUEST_BYTES = 65_536;
 /** The longest server reply a failure carries (it is stored shortened: domain/invitation.ts failureText). */
 const MAX_REPLY_CHARS = 16_384;
-/** The most confirmations, or claims to check, one request carries (a run sends groups of 16 and 64). */
+/** The most confirmations, or claims to check, one request carries (a run sends groups of up to 64). */
 const MAX_GROUP = 64;
 
 const Settle = z.object({ email: z.string().min(1), messageId: z.string().min(1) }).strict();

@@ -4,7 +4,8 @@
  * A sign-up is applied to the in-memory table at once and then waits for the next commit. While a
  * commit is on its way to disk, later sign-ups gather; the next commit serialises once and writes
  * them all. A promise resolves only after the write that holds its change is on disk (fsync of
- * file and directory), so an answered sign-up survives a crash. The previous generation of the
+ * file and directory), so an answered sign-up survives a crash. An invite run's writes ride along
+ * with the next commit, and start one themselves only when none comes soon (RIDE_ALONG_MS). The previous generation of the
  * file is kept as the next write's temporary file (recycled-file.ts) while the store is open;
  * an erasure and close() remove it, so no older copy outlives them. Statistics are kept as the
  * table changes (running-stats.ts). Reads see the table in memory, changes included as soon as
@@ -31,6 +32,13 @@ import { storeCodec } from './store-file.ts';
 export const STORE_FILE_NAME = 'waitlist.json';
 /** Records an export hands out between two turns of the event loop, so serving goes on meanwhile. */
 const EXPORT_BATCH = 1000;
+/**
+ * How long an invite run's write waits to ride on the next commit before it starts one itself.
+ * A commit writes the whole file; one started for the run alone, in the moment between two
+ * commits of sign-ups, makes the sign-ups that arrive meanwhile wait for it and then for their
+ * own. While sign-ups come, the run's writes go with theirs.
+ */
+const RIDE_ALONG_MS = 50;
 
 export interface JsonStoreOptions {
   /** Called after every group commit (metrics). */
@@ -70,6 +78,9 @@ export class JsonWaitlistStore implements WaitlistStore {
   readonly #onCommit: JsonStoreOptions['onCommit'];
   readonly #health: EngineHealth | undefined;
   #waiting: Waiter[] = [];
+  /** Changes no visitor waits on (an invite run's): they go with the next commit (#rideAlong). */
+  #riding: Waiter[] = [];
+  #rideTimer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
   #closed = false;
   #readOnly = false;
@@ -191,15 +202,37 @@ export class JsonWaitlistStore implements WaitlistStore {
     if (this.#closed) return Promise.reject(new Error('store is closed'));
     return new Promise<void>((resolve, reject) => {
       this.#waiting.push({ resolve, reject, discardPrevious });
-      // setImmediate lets the sign-ups of the same I/O turn join this commit.
-      this.#flushing ??= new Promise<void>((done) => setImmediate(() => this.#flush().then(done)));
+      this.#startFlush();
     });
   }
 
+  /** Resolves once the changes made so far are on disk, with the next commit or after RIDE_ALONG_MS. */
+  #rideAlong(): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error('store is closed'));
+    return new Promise<void>((resolve, reject) => {
+      this.#riding.push({ resolve, reject });
+      this.#armRide();
+    });
+  }
+
+  #armRide(): void {
+    this.#rideTimer ??= setTimeout(() => {
+      this.#rideTimer = undefined;
+      if (this.#riding.length > 0) this.#startFlush();
+    }, RIDE_ALONG_MS);
+  }
+
+  #startFlush(): void {
+    // setImmediate lets the sign-ups of the same I/O turn join this commit.
+    this.#flushing ??= new Promise<void>((done) => setImmediate(() => this.#flush().then(done)));
+  }
+
   async #flush(): Promise<void> {
-    while (this.#waiting.length > 0) {
-      const batch = this.#waiting;
+    // The first write takes whoever waits; the next ones are for sign-ups (riders join them).
+    for (let first = true; first || this.#waiting.length > 0; first = false) {
+      const batch = this.#waiting.concat(this.#riding);
       this.#waiting = [];
+      this.#riding = [];
       const startedAt = this.#health?.now();
       try {
         const started = performance.now();
@@ -217,12 +250,13 @@ export class JsonWaitlistStore implements WaitlistStore {
       }
     }
     this.#flushing = undefined;
+    if (this.#riding.length > 0) this.#armRide();
   }
 
   async claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]> {
     if (this.#closed) throw new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed');
     const claimed = claimIn(this.#db.data, claim);
-    if (claimed.length > 0) await this.sync();
+    if (claimed.length > 0) await this.#rideAlong();
     return claimed;
   }
 
@@ -250,7 +284,7 @@ export class JsonWaitlistStore implements WaitlistStore {
   async #settle(changes: readonly Settlement[]): Promise<boolean[]> {
     if (this.#closed) throw new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed');
     const done = changes.map(({ email, messageId, next }) => settleIn(this.#db.data, email, messageId, next));
-    if (done.includes(true)) await this.sync();
+    if (done.includes(true)) await this.#rideAlong();
     return done;
   }
 
@@ -262,6 +296,9 @@ export class JsonWaitlistStore implements WaitlistStore {
   async close(): Promise<void> {
     if (this.#readOnly) return;
     this.#closed = true;
+    clearTimeout(this.#rideTimer);
+    this.#rideTimer = undefined;
+    if (this.#riding.length > 0) this.#startFlush();
     while (this.#flushing) await this.#flushing;
     await this.#file.discardPrevious();
   }
