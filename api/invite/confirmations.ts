@@ -11,7 +11,7 @@ import type { InvitationStore } from '../sidecar/store/waitlist-store.ts';
 /**
  * Recorded together: one write and one request for this many messages (the operator channel's
  * largest group). On the JSON store each write re-serialises the chunks of 256 records it touched,
- * and a run's members are consecutive: groups of 16 re-serialised the same chunk up to 16 times.
+ * and a run's members are consecutive: a smaller group would re-serialise the same chunk once per group.
  */
 const BATCH = 64;
 /** The longest a confirmation waits for others to join it. */
