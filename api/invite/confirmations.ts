@@ -5,15 +5,16 @@
  * one of each per message would slow the sign-ups. Until recorded the member is still claimed,
  * which a crash leaves as unconfirmed (reported, never re-sent): the wait risks no second message.
  */
+import { MAX_CLAIMS_PER_CALL } from '../sidecar/domain/invitation.ts';
 import type { WaitlistRecord } from '../sidecar/domain/record.ts';
 import type { InvitationStore } from '../sidecar/store/waitlist-store.ts';
 
 /**
- * Recorded together: one write and one request for this many messages (the operator channel's
- * largest group). On the JSON store each write re-serialises the chunks of 256 records it touched,
- * and a run's members are consecutive: a smaller group would re-serialise the same chunk once per group.
+ * Recorded together: one write and one request for this many messages. On the JSON store each
+ * write re-serialises the chunks of 256 records it touched, and a run's members are consecutive:
+ * a smaller group would re-serialise the same chunk once per group.
  */
-const BATCH = 64;
+const BATCH = MAX_CLAIMS_PER_CALL;
 /** The longest a confirmation waits for others to join it. */
 const DELAY_MS = 1000;
 

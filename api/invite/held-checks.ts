@@ -7,13 +7,12 @@
  * the sign-ups. An answer stands for FRESH_MS, so an erasure made that long before a member's turn
  * always stops the message (one made later may not: the message may already be on its way).
  */
+import { MAX_CLAIMS_PER_CALL } from '../sidecar/domain/invitation.ts';
 import type { WaitlistRecord } from '../sidecar/domain/record.ts';
 import type { InvitationStore } from '../sidecar/store/waitlist-store.ts';
 
 /** How long an answer stands. */
 export const FRESH_MS = 1000;
-/** The most members asked about at once (the operator channel's largest group). */
-const MAX_GROUP = 64;
 
 interface Answer {
   messageId: string;
@@ -31,13 +30,13 @@ export class HeldChecks {
 
   /**
    * `upcoming`: the members next in line, in order. At a rate, a group is what is sent within
-   * FRESH_MS (answers for more would be stale by their turn); without one, MAX_GROUP.
+   * FRESH_MS (answers for more would be stale by their turn); without one, MAX_CLAIMS_PER_CALL.
    */
   constructor(store: Pick<InvitationStore, 'claimsHeld'>, upcoming: () => readonly WaitlistRecord[], rate: number, now: () => number) {
     this.#store = store;
     this.#upcoming = upcoming;
     this.#now = now;
-    this.#group = rate > 0 ? Math.min(MAX_GROUP, Math.max(1, Math.ceil((rate * FRESH_MS) / 1000))) : MAX_GROUP;
+    this.#group = rate > 0 ? Math.min(MAX_CLAIMS_PER_CALL, Math.max(1, Math.ceil((rate * FRESH_MS) / 1000))) : MAX_CLAIMS_PER_CALL;
   }
 
   /** Whether the run still holds its claim on `record` (a record it claimed). */

@@ -73,7 +73,6 @@ interface Paired {
   neitherHalves: [number, number];
   /** CPU of the service (the sidecar; on PostgreSQL also the database's processes) per sign-up answered, in µs, by window. */
   serviceCpu: { run: number; spinner: number; neither: number };
-  samples: number;
   stoppedMs: number;
 }
 
@@ -125,7 +124,8 @@ async function measure(store: string, sidecarUrl: string, service: number[], env
   const after = await during(`${store}: sign-ups alone again, ${DURATION} s`, signUps(sidecarUrl, `${store}-after-${rate}`, DURATION, CONNECTIONS));
   sink.send('count');
   const { received } = await nextMessage<{ received: number }>(sink, 'count');
-  if (seconds < (LOAD_DELAY_MS / 1000) + DURATION) phase(`${store}: the run ended before the sign-up load did; raise --invites for a longer overlap`);
+  // Going, the run has to outlast the load during it and its own windows of the paired load.
+  if (seconds < LOAD_DELAY_MS / 1000 + DURATION + PAIRED_SECONDS / CYCLE.length) phase(`${store}: the run ended before the sign-up loads did; raise --invites for a longer overlap`);
   return { store, rate, messagesPerSecond: count / seconds, peakRssMb: peak(), before, after, during: duringRun, paired, sent: received };
 }
 
@@ -141,7 +141,7 @@ const CYCLE = ['run', 'neither', 'spinner', 'neither'] as const;
  * The sign-up load while the run and the spinner are continued (SIGCONT) and stopped (SIGSTOP) in
  * turn, every WINDOW_MS; a sign-up counts for the window it started and ended in (one that spans a
  * switch counts for neither). The run is left going. A run that ends meanwhile leaves its later
- * windows alike; `samples` says how many counted.
+ * run windows without it (measure warns).
  */
 async function pairedWindows(store: string, sidecarUrl: string, service: number[], rate: number, run: ChildProcess): Promise<Paired> {
   const spinner = spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' });
@@ -205,7 +205,6 @@ async function pairedWindows(store: string, sidecarUrl: string, service: number[
     spinner: p99(2),
     neither: p99(1, 3),
     neitherHalves: [p99(1), p99(3)],
-    samples: windows.reduce((n, w) => n + w.length, 0),
     stoppedMs,
   };
 }

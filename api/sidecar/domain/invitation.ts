@@ -32,6 +32,12 @@ export const Invitation = z
   .strict();
 export type Invitation = z.infer<typeof Invitation>;
 
+/**
+ * The most claims one call of a run names (confirmations, checks that claims are still held): the
+ * operator channel's largest request, and what a run sends at once.
+ */
+export const MAX_CLAIMS_PER_CALL = 64;
+
 /** A run's claim on a member: the Message-ID it gave them. */
 export interface ClaimRef {
   email: string;

@@ -5,19 +5,17 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
-import { InviteClaimSchema, InviteFilterSchema } from '../domain/invitation.ts';
+import { InviteClaimSchema, InviteFilterSchema, MAX_CLAIMS_PER_CALL } from '../domain/invitation.ts';
 import type { InvitationStore } from '../store/waitlist-store.ts';
 
 /** The largest invitation request (a claim, a group of confirmations, or a failure with the server's reply). */
 const MAX_INVITE_REQUEST_BYTES = 65_536;
 /** The longest server reply a failure carries (it is stored shortened: domain/invitation.ts failureText). */
 const MAX_REPLY_CHARS = 16_384;
-/** The most confirmations, or claims to check, one request carries (a run sends groups of up to 64). */
-const MAX_GROUP = 64;
 
 const Settle = z.object({ email: z.string().min(1), messageId: z.string().min(1) }).strict();
-const Confirm = z.object({ sent: z.array(Settle.extend({ at: z.iso.datetime() }).strict()).min(1).max(MAX_GROUP) }).strict();
-const Held = z.object({ claims: z.array(Settle).min(1).max(MAX_GROUP) }).strict();
+const Confirm = z.object({ sent: z.array(Settle.extend({ at: z.iso.datetime() }).strict()).min(1).max(MAX_CLAIMS_PER_CALL) }).strict();
+const Held = z.object({ claims: z.array(Settle).min(1).max(MAX_CLAIMS_PER_CALL) }).strict();
 const Fail = Settle.extend({ reply: z.string().max(MAX_REPLY_CHARS) }).strict();
 
 export type Answer = (status: number, body: unknown) => void;

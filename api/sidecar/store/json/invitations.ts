@@ -43,17 +43,19 @@ export function settleIn(
   next: (claimed: Invitation) => Invitation | undefined,
 ): boolean {
   const record = table.get(email);
-  if (record?.invitation?.state !== 'claimed' || record.invitation.messageId !== messageId) return false;
-  table.put(withInvitation(record, next(record.invitation)));
+  if (!holdsClaim(record, messageId)) return false;
+  table.put(withInvitation(record!, next(record!.invitation!)));
   return true;
 }
 
 /** Per claim, whether the table's record still holds it (InvitationStore.claimsHeld). */
 export function heldIn(table: RecordTable, claims: readonly ClaimRef[]): boolean[] {
-  return claims.map(({ email, messageId }) => {
-    const invitation = table.get(email)?.invitation;
-    return invitation?.state === 'claimed' && invitation.messageId === messageId;
-  });
+  return claims.map(({ email, messageId }) => holdsClaim(table.get(email), messageId));
+}
+
+/** Whether the record is claimed under this Message-ID (no other run's, not moved on). */
+function holdsClaim(record: WaitlistRecord | undefined, messageId: string): boolean {
+  return record?.invitation?.state === 'claimed' && record.invitation.messageId === messageId;
 }
 
 export function unconfirmedIn(table: RecordTable, filter: InviteFilter = {}): WaitlistRecord[] {

@@ -5,7 +5,7 @@
  * 100k records, per write). Invitations go out in sign-up order, so the table also keeps where
  * the never-invited members begin: a claim deep into a long list starts there, not at the first
  * record (at 1,000,000 records, 900,000 of them invited, a walk from the start blocks the
- * sidecar for about 30 ms per claim).
+ * sidecar for about 47 ms per claim: scripts/bench/invite-claim.ts).
  */
 import type { WaitlistRecord } from '../../domain/record.ts';
 

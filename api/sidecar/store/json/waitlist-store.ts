@@ -5,8 +5,9 @@
  * commit is on its way to disk, later sign-ups gather; the next commit serialises once and writes
  * them all. A promise resolves only after the write that holds its change is on disk (fsync of
  * file and directory), so an answered sign-up survives a crash. An invite run's writes ride along
- * with the next commit, and start one themselves only when none comes soon (RIDE_ALONG_MS). The previous generation of the
- * file is kept as the next write's temporary file (recycled-file.ts) while the store is open;
+ * with the next commit, and start one themselves only when none comes soon (RIDE_ALONG_MS). The
+ * previous generation of the file is kept as the next write's temporary file (recycled-file.ts)
+ * while the store is open;
  * an erasure and close() remove it, so no older copy outlives them. Statistics are kept as the
  * table changes (running-stats.ts). Reads see the table in memory, changes included as soon as
  * they are made (each is on disk within one commit).
@@ -229,7 +230,7 @@ export class JsonWaitlistStore implements WaitlistStore {
 
   async #flush(): Promise<void> {
     // The first write takes whoever waits; the next ones are for sign-ups (riders join them).
-    for (let first = true; first || this.#waiting.length > 0; first = false) {
+    do {
       const batch = this.#waiting.concat(this.#riding);
       this.#waiting = [];
       this.#riding = [];
@@ -248,7 +249,7 @@ export class JsonWaitlistStore implements WaitlistStore {
         const failure = this.#health ? new EngineUnavailableError(this.#health, error) : error;
         for (const waiter of batch) waiter.reject(failure);
       }
-    }
+    } while (this.#waiting.length > 0);
     this.#flushing = undefined;
     if (this.#riding.length > 0) this.#armRide();
   }
