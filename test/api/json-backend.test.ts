@@ -3,6 +3,7 @@
  * temp DATA_DIR: the start-up line and size warning, the socket's mode and lifetime, and the store
  * reached through the channel behaving like the store itself.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,6 +106,33 @@ describe('JSON backend', () => {
     expect(await channel.claimsHeld(refs)).toEqual([true, false]);
     expect(await channel.claimsHeld(refs)).toEqual(await served.store.claimsHeld(refs));
     await expect(channel.claimsHeld(Array.from({ length: 65 }, () => refs[0]))).rejects.toThrow('answered 400');
+  });
+
+  it('operator channel: a command stopped longer than the sidecar keeps an idle connection (Ctrl-Z, then fg) goes on with its next call', { timeout: 20_000 }, async () => {
+    await backend({ serveOperator: true });
+    const client = new URL('../../api/sidecar/operator/client.ts', import.meta.url).href;
+    // The second call is due before the first one's connection could go back idle: after the stop,
+    // its timer fires before anything that socket did meanwhile is read.
+    const script = `import { SidecarChannel } from ${JSON.stringify(client)};
+const channel = new SidecarChannel(${JSON.stringify(operatorSocketPath(dir))});
+setTimeout(() => channel.count().then(() => process.send('second answered'), (error) => process.send('second failed: ' + error.message)), 100);
+await channel.count();
+process.send('first answered');`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const messages: string[] = [];
+    const next = () => new Promise<string>((done) => child.once('message', (message) => done(String(message))));
+    try {
+      messages.push(await next());
+      child.kill('SIGSTOP');
+      // Longer than node:http keeps an idle connection open (keepAliveTimeout, 5 s, and its 1 s buffer).
+      await new Promise((done) => setTimeout(done, 7_000));
+      const answer = next();
+      child.kill('SIGCONT');
+      messages.push(await answer);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(messages).toEqual(['first answered', 'second answered']);
   });
 
   it('operator channel: an export of more records than one batch streams every record once, in order', async () => {

@@ -98,7 +98,11 @@ export class SidecarChannel implements OperatorStore, InvitationStore {
 
   #send(method: string, path: string, body?: unknown): Promise<IncomingMessage> {
     return new Promise((done, fail) => {
-      const req = request({ socketPath: this.socketPath, method, path, headers: { 'content-type': 'application/json' } }, done);
+      // A connection per call, never kept alive: a command stopped longer than the sidecar keeps an
+      // idle connection (Ctrl-Z, a suspended laptop) would write its next call on one the sidecar
+      // has closed (EPIPE) when its timers fire before the close is read. A local connect costs
+      // little beside a call, and a run makes a few a second.
+      const req = request({ socketPath: this.socketPath, method, path, headers: { 'content-type': 'application/json' }, agent: false }, done);
       req.on('error', fail);
       // A sidecar that accepts but never answers (stopped in a debugger, say) must not hang the command.
       req.setTimeout(IDLE_TIMEOUT_MS, () => req.destroy(new Error(`operator channel: the sidecar did not answer within ${IDLE_TIMEOUT_MS / 1000} s`)));
