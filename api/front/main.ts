@@ -1,11 +1,11 @@
 /**
  * The front alone (`node api/front/main.ts`): serves DIST_DIR and proxies the API to a sidecar
  * that runs elsewhere, where SIDECAR_LISTEN says (DATA_DIR/sidecar.sock by default, or
- * SIDECAR_HOST:SIDECAR_PORT; api/net/sidecar-address.ts). `npm start` (scripts/start.ts) runs both.
+ * SIDECAR_HOST:SIDECAR_PORT; api/net/sidecar-address.ts). `npm start` (scripts/start.ts, api/start/) runs both.
  */
 import { configOrExit } from '../config.ts';
 import { createLogger } from '../log/logger.ts';
-import { startFront } from './start-front.ts';
+import { startFront } from '../start/start-front.ts';
 
 const config = configOrExit();
 const logger = createLogger('front', config);

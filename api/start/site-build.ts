@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import { writeCodings } from './codings.ts';
+import { writeCodings } from '../front/codings.ts';
 
 /** Files and folders whose change changes the build (relative to the project root). */
 export const BUILD_INPUTS = ['content', 'site', 'public', 'api/contract', 'api/docs', 'astro.config.mjs', 'package-lock.json'];

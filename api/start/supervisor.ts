@@ -5,10 +5,10 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { askMetrics, askReadiness } from '../metrics/ipc.ts';
-import { addressFromReady } from '../net/sidecar-address.ts';
+import { addressFromReady, type SidecarAddress } from '../net/sidecar-address.ts';
 import type { Readiness } from '../metrics/readiness.ts';
 import type { SignalledMessage, StopMessage } from '../sidecar/stop-request.ts';
-import type { Upstream } from './proxy.ts';
+
 
 /** A signal to the front follows one to the sidecar within this time when both were signalled. */
 const LONE_SIGNAL_MS = 1_000;
@@ -32,7 +32,7 @@ export interface SupervisorOptions {
 }
 
 export interface Supervisor {
-  upstream(): Upstream | undefined;
+  upstream(): SidecarAddress | undefined;
   /** Resolves once the first child is ready; rejects if it exits or times out first. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -58,7 +58,7 @@ export function superviseSidecar(options: SupervisorOptions): Supervisor {
   const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
   const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
   let child: ChildProcess | undefined;
-  let upstream: Upstream | undefined;
+  let upstream: SidecarAddress | undefined;
   let delay = initialDelayMs;
   let stopping = false;
   let restartTimer: NodeJS.Timeout | undefined;
