@@ -60,7 +60,8 @@ export function createCors(origins: readonly string[]): Cors | undefined {
       return true;
     },
     fields(req) {
-      if (!methodsOf(req)) return [];
+      // A preflight this hook did not answer is the sidecar's to refuse, without CORS fields.
+      if (!methodsOf(req) || (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined)) return [];
       const origin = req.headers.origin;
       // Whatever the origin, the answer depends on it: shared caches must keep them apart. A second
       // Vary field line adds to the sidecar's (RFC 9110 §5.3).

@@ -1,7 +1,7 @@
 /**
  * One attempt at one proxied request, as an undici dispatch handler: the sidecar's answer is
  * streamed to the client; a request that never reached a sidecar is handed back to wait for one
- * (hold.ts); a connection lost before any answer is retried when the request allows it; anything
+ * (proxy.ts); a connection lost before any answer is retried when the request allows it; anything
  * else is the front's 500 (own-answers.ts).
  */
 import type http from 'node:http';

@@ -39,7 +39,7 @@ export function forwardHeaders(req: http.IncomingMessage, trusted: Trusted): str
 }
 
 /** The client's address as the front tells the sidecar (a socket already gone has no peer). */
-export function requestClient(req: http.IncomingMessage, trusted: Trusted): string | undefined {
+function requestClient(req: http.IncomingMessage, trusted: Trusted): string | undefined {
   const forwardedFor = req.headers['x-forwarded-for'];
   // '' rather than undefined: a front connection always has a peer, and "no peer" is not trusted.
   return clientAddress(req.socket.remoteAddress ?? '', Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor, trusted);

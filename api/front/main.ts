@@ -5,6 +5,7 @@
  */
 import { configOrExit } from '../config.ts';
 import { createLogger } from '../log/logger.ts';
+import { describeAddress, sidecarAddress } from '../net/sidecar-address.ts';
 import { startFront } from '../start/start-front.ts';
 
 const config = configOrExit();
@@ -14,7 +15,7 @@ const front = await startFront(config, { logger }).catch((error: Error) => {
   console.error(`cannot start the front: ${error.message}`);
   process.exit(1);
 });
-logger.info(`listening on ${front.url}; site from ${config.DIST_DIR}; API at ${config.SIDECAR_HOST}:${config.SIDECAR_PORT}`);
+logger.info(`listening on ${front.url}; site from ${config.DIST_DIR}; API at ${describeAddress(sidecarAddress(config))}`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {

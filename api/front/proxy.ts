@@ -13,9 +13,10 @@
  *   a connection of its own.
  *
  * A sidecar restart costs no request it never saw: a request that found no sidecar (none known,
- * connection refused, socket missing) waits for the next one for up to SIDECAR_HOLD_MS (hold.ts)
- * and is then forwarded, even a POST; only a request the sidecar received and did not answer is a
- * 500. A sidecar that is down, slow to connect or dies mid-request never leaves the client hanging.
+ * connection refused, socket missing) was not processed, so it waits for the next one for up to
+ * SIDECAR_HOLD_MS, looking again every HOLD_TICK_MS, and is then forwarded, even a POST; only a
+ * request the sidecar received and did not answer is a 500 (exchange.ts). A sidecar that is down,
+ * slow to connect or dies mid-request never leaves the client hanging.
  */
 import type http from 'node:http';
 import { Client, Pool, type Dispatcher } from 'undici';
@@ -24,7 +25,6 @@ import type { Trusted } from '../net/client-address.ts';
 import { describeAddress, type SidecarAddress } from '../net/sidecar-address.ts';
 import { Exchange, fail, type Attempt } from './exchange.ts';
 import { forwardHeaders } from './forward-headers.ts';
-import { holdRoom, type HoldEvents, type Waiting } from './hold.ts';
 import { decodeUnreserved } from './target.ts';
 
 export type Upstream = SidecarAddress;
@@ -38,10 +38,17 @@ export interface ProxyOptions {
   /** No byte either way for this many ms ends the exchange. */
   idleTimeoutMs?: number;
   onError?: (message: string) => void;
-  /** How long a request that never reached a sidecar waits for one (hold.ts); 0: a 500 at once. */
+  /** How long a request that never reached a sidecar waits for one; 0: a 500 at once. */
   holdMs?: number;
   /** Counts held and dropped requests (metrics). */
   holdEvents?: Partial<HoldEvents>;
+}
+
+export interface HoldEvents {
+  /** A request starts waiting for a sidecar (counted once per request, however many tries it takes). */
+  held(): void;
+  /** A request that never reached a sidecar is answered 500: the time was up or too many waited. */
+  dropped(): void;
 }
 
 /** Forwards one request; `extra` are fields the front adds to the answer (CORS). */
@@ -54,12 +61,17 @@ interface Forwarding {
   body: Buffer | null;
   /** The try in flight, if any. */
   current?: Exchange;
-  /** Set once the request has had to wait. */
-  waiting?: Waiting;
+  /** Set once the request has had to wait: when it is given up. */
+  deadline?: number;
   /** Why the last try found no sidecar (logged if the request is given up). */
   why?: string;
   closed: boolean;
 }
+
+/** How often held requests look for a sidecar again. */
+const HOLD_TICK_MS = 20;
+/** At most this many requests wait at once (each holds a connection and up to one body); one more is a 500 at once. */
+const MAX_HELD = 1_024;
 
 /** One byte past the contract's largest body: the sidecar sees that a body is too large (413). */
 const FORWARDED_BODY_MAX = BODY_LIMIT_BYTES + 1;
@@ -101,7 +113,9 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
     return pool;
   }
 
-  const room = holdRoom(options.holdMs ?? 0, options.holdEvents);
+  const holdMs = options.holdMs ?? 0;
+  const events = options.holdEvents;
+  let holding = 0;
 
   function proxy(req: http.IncomingMessage, res: http.ServerResponse, extra: readonly string[] = []): void {
     const attempt: Attempt = { req, res, extra, onError: options.onError };
@@ -136,23 +150,29 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
     }
   }
 
-  /** The request never reached a sidecar: it waits for one (hold.ts), or gets the 500. */
+  /** The request never reached a sidecar: it waits for one, or gets the 500 when its time is up. */
   function wait(f: Forwarding, mayRetry: boolean, why: string | undefined): void {
     f.current = undefined;
     if (why) f.why = why;
-    f.waiting ??= {
-      deadline: room.deadlineFromNow(),
-      counted: false,
-      gone: () => f.closed,
-      retry: () => {},
-      giveUp: () => {
-        const { req, onError } = f.attempt;
-        if (f.why) onError?.(`proxy ${req.method} ${(req.url ?? '').split('?', 1)[0]}: ${f.why}`);
-        fail(f.attempt);
-      },
-    };
-    f.waiting.retry = () => send(f, mayRetry);
-    room.hold(f.waiting);
+    if (f.closed) return;
+    const now = performance.now();
+    if (f.deadline === undefined) {
+      f.deadline = now + holdMs;
+      if (holdMs > 0 && holding < MAX_HELD) events?.held?.();
+    }
+    if (now >= f.deadline || holding >= MAX_HELD) return giveUp(f);
+    holding++;
+    setTimeout(() => {
+      holding--;
+      if (!f.closed) send(f, mayRetry);
+    }, HOLD_TICK_MS);
+  }
+
+  function giveUp(f: Forwarding): void {
+    events?.dropped?.();
+    const { req, onError } = f.attempt;
+    if (f.why) onError?.(`proxy ${req.method} ${(req.url ?? '').split('?', 1)[0]}: ${f.why}`);
+    fail(f.attempt);
   }
 
   return { proxy, close: () => void pool?.destroy().catch(() => {}) };

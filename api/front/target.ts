@@ -67,10 +67,6 @@ export function parseTarget(target: string): ParsedTarget {
   const q = target.indexOf('?');
   const raw = q === -1 ? target : target.slice(0, q);
   const query = q === -1 ? '' : target.slice(q);
-  // Fast path for the common case: nothing to decode, no segment starting with a dot.
-  if (/^(\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*\/?$/.test(raw)) {
-    return { ok: true, path: raw, query };
-  }
   if (/%2f|%5c/i.test(raw)) return { ok: false, reason: 'malformed' };
   let path: string;
   try {

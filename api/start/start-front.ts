@@ -9,9 +9,8 @@ import { trustedProxies } from '../net/client-address.ts';
 import { sidecarAddress } from '../net/sidecar-address.ts';
 import { createFrontHandler } from '../front/app.ts';
 import { createCors } from '../front/cors.ts';
-import type { HoldEvents } from '../front/hold.ts';
 import { requestTracker, type Finished } from '../front/log.ts';
-import { createProxy, type Upstream } from '../front/proxy.ts';
+import { createProxy, type HoldEvents, type Upstream } from '../front/proxy.ts';
 import { listen, type Listening } from '../front/server.ts';
 import { loadSite, type Site } from '../front/static.ts';
 
