@@ -55,7 +55,13 @@ export async function listen(handler: http.RequestListener, host: string, port: 
   // end its side first); by default node:http would end ours at once, before the answer is written.
   (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   if (limits.perClient) capConnections(server, limits.perClient);
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: net.Socket) => refuseUnparsed(error, socket, latest.get(socket)));
+  // Connections refused already: the parser reports the rest of their bytes too, which changes nothing.
+  const refused = new WeakSet<net.Socket>();
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: net.Socket) => {
+    if (refused.has(socket)) return;
+    refused.add(socket);
+    refuseUnparsed(error, socket, latest.get(socket));
+  });
   // The front opens no tunnels (it is no proxy): CONNECT is refused like a request it cannot carry.
   server.on('connect', (_req: http.IncomingMessage, socket: net.Socket) => {
     socket.on('error', () => socket.destroy());
@@ -87,7 +93,6 @@ export async function listen(handler: http.RequestListener, host: string, port: 
  * connection closes (the parser cannot find the next request in it).
  */
 function refuseUnparsed(error: NodeJS.ErrnoException, socket: net.Socket, last: http.ServerResponse | undefined): void {
-  if (socket.writableEnded) return; // refused already; the parser reports the rest of the bytes too
   if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
   if (last && !(last.writableFinished && last.req.complete)) {
     // The error is in a request the handler holds (its body's framing, or its deadline). An answer
