@@ -163,7 +163,7 @@ export const ConfigSchema = z.object({
   SIDECAR_LISTEN: z.enum(['socket', 'tcp'], { message: 'expected socket (a Unix domain socket in DATA_DIR) or tcp' }).default('socket'),
   SIDECAR_HOST: z.string().min(1).default('127.0.0.1'),
   SIDECAR_PORT: port.default(4322),
-  /** How long an API request that found no sidecar waits for the next one (api/front/hold.ts); 0: none. */
+  /** How long an API request that found no sidecar waits for the next one (api/front/proxy.ts); 0: none. */
   SIDECAR_HOLD_MS: z.coerce.number().int().min(0).max(30_000).default(2_000),
   DATA_DIR: z.string().min(1).default('./data'),
   /** Where `astro build` writes the site and the front serves it from. */

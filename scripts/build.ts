@@ -1,11 +1,11 @@
 /**
- * `npm run build`: `astro build` into DIST_DIR, recording the build (api/front/site-build.ts) so
+ * `npm run build`: `astro build` into DIST_DIR, recording the build (api/start/site-build.ts) so
  * that `npm start` with the same settings serves it at once instead of building it again.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configOrExit } from '../api/config.ts';
-import { buildSite } from '../api/front/site-build.ts';
+import { buildSite } from '../api/start/site-build.ts';
 import { checkMessageTemplates } from '../site/lib/messages/templates.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -6,12 +6,10 @@
 import http from 'node:http';
 import type { AstroIntegration } from 'astro';
 import type { ViteDevServer } from 'vite';
+import { isApiPath } from '../api/front/proxy.ts';
+import type { SidecarAddress } from '../api/net/sidecar-address.ts';
 
-export type DevTarget = { socketPath: string } | { host: string; port: number };
-
-const API = /^\/(sandbox\/)?api(\/|\?|$)/;
-
-export function devApiProxy(target: DevTarget): AstroIntegration {
+export function devApiProxy(target: SidecarAddress): AstroIntegration {
   let dev: ViteDevServer | undefined;
   return {
     name: 'dev-api-proxy',
@@ -25,7 +23,7 @@ export function devApiProxy(target: DevTarget): AstroIntegration {
         dev!.middlewares.stack.unshift({
           route: '',
           handle: (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => {
-            if (!API.test(req.url ?? '')) return next();
+            if (!isApiPath(req.url ?? '/')) return next();
             const upstream = http.request({ ...target, method: req.method, path: req.url, headers: req.headers }, (answer) => {
               res.writeHead(answer.statusCode ?? 502, answer.headers);
               answer.pipe(res);

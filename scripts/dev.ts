@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dev } from 'astro';
 import { configOrExit } from '../api/config.ts';
+import { addressFromReady } from '../api/net/sidecar-address.ts';
 import { devApiProxy } from './dev-api-proxy.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,7 +21,7 @@ const dataDir = await mkdtemp(path.join(tmpdir(), 'waitlist-dev-data-'));
 
 interface Ready {
   type?: string;
-  url?: string;
+  url: string;
   /** Set when the sidecar listens on a Unix domain socket (api/sidecar/listen.ts). */
   socketPath?: string;
 }
@@ -45,8 +46,8 @@ const sidecar = await startSidecar().catch(async (error: Error) => {
   await rm(dataDir, { recursive: true, force: true });
   process.exit(1);
 });
-const { socketPath, url: sidecarUrl } = sidecar.ready;
-const target = socketPath ? { socketPath } : { host: new URL(sidecarUrl!).hostname, port: Number(new URL(sidecarUrl!).port) };
+const sidecarUrl = sidecar.ready.url;
+const target = addressFromReady(sidecar.ready);
 const server = await dev({
   root,
   logLevel: 'info',

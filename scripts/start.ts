@@ -9,12 +9,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configOrExit } from '../api/config.ts';
-import { preflight } from '../api/front/preflight.ts';
+import { preflight } from '../api/start/preflight.ts';
 import { productionGuardOrExit } from '../site/lib/production-guard.ts';
-import { buildSite, staleReason } from '../api/front/site-build.ts';
-import { startFront, type Front } from '../api/front/start-front.ts';
+import { buildSite, staleReason } from '../api/start/site-build.ts';
+import { startFront, type Front } from '../api/start/start-front.ts';
 import { loadSite } from '../api/front/static.ts';
-import { superviseSidecar } from '../api/front/supervisor.ts';
+import { superviseSidecar } from '../api/start/supervisor.ts';
 import { createLogger } from '../api/log/logger.ts';
 import type { FrontMetrics } from '../api/front/metrics.ts';
 import type { MetricsServer } from '../api/metrics/server.ts';

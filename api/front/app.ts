@@ -3,34 +3,29 @@
  * Static answers are chosen from precomputed representations; nothing here touches the disk.
  */
 import type http from 'node:http';
-import { hasBody, settleBeforeAnswer } from './body-cap.ts';
-import { adoptAbsoluteForm } from './absolute-form.ts';
-import { hostFieldValid, refuseRequest } from './host-field.ts';
-import type { Tracker } from './log.ts';
-import type { RateLimitMirror } from './rate-limit-mirror.ts';
-import { negotiateCoding, negotiatePage } from './negotiate.ts';
-import type { CorsHook } from './cors.ts';
-import { isApiPath } from './proxy.ts';
+import type { Cors } from './cors.ts';
 import { SECURITY_HEADERS } from './headers.ts';
+import type { Tracker } from './log.ts';
+import { negotiateCoding, negotiatePage } from './negotiate.ts';
+import { REFUSED, sendOwn } from './own-answers.ts';
+import { isApiPath, type Proxy } from './proxy.ts';
 import { matchesIfNoneMatch, type Representation } from './representation.ts';
-import { parseTarget } from './request-path.ts';
 import type { Site } from './static.ts';
+import { adoptAbsoluteForm, hostFieldValid, parseTarget } from './target.ts';
 
 export interface FrontOptions {
   site: Site;
-  proxy: (req: http.IncomingMessage, res: http.ServerResponse) => void;
-  /** CORS for the API (api/front/cors.ts); undefined when no origin is allowed. */
-  cors?: CorsHook;
+  proxy: Proxy;
+  /** CORS for the API (cors.ts); undefined when no origin is allowed. */
+  cors?: Cors;
   /** Gives each request its id and logs and counts it when it ends (log.ts). */
   track?: Tracker;
-  /** RateLimit-* fields for the front's own refusals (host-field.ts). */
-  mirror?: RateLimitMirror;
 }
 
 const ALLOW = 'GET, HEAD';
 
 export function createFrontHandler(options: FrontOptions): http.RequestListener {
-  const { site, proxy, track } = options;
+  const { site, proxy, cors, track } = options;
 
   return (req, res) => {
     // RFC 9112 §3.2.2: an absolute-form target is answered as the origin-form it names.
@@ -38,11 +33,12 @@ export function createFrontHandler(options: FrontOptions): http.RequestListener 
     const target = req.url ?? '/';
     const api = isApiPath(target);
     track?.(req, res, api);
-    // Whichever answer comes, the connection is kept only if the body's rest can be drained (body-cap.ts).
-    if (hasBody(req)) settleBeforeAnswer(req, res);
-    if (!formOk || !hostFieldValid(req)) return refuseRequest(req, res, options.mirror);
-    // CORS first: it answers preflights itself and sets headers the proxy's answer keeps.
-    if (api) return void (options.cors?.(req, res) || proxy(req, res));
+    // RFC 9112 §3.2: a missing, repeated or malformed Host field is a 400.
+    if (!formOk || !hostFieldValid(req)) return sendOwn(res, REFUSED);
+    if (api) {
+      if (cors?.preflight(req, res)) return;
+      return proxy(req, res, cors?.fields(req));
+    }
 
     const parsed = parseTarget(target);
     if (!parsed.ok) {

@@ -1,6 +1,6 @@
 /**
  * The compressed forms of a static file: brotli and gzip at their best settings, kept only when
- * they save bytes. Best-quality brotli is slow (about 0.9 s of CPU for the whole site), so the
+ * they save bytes. Best-quality brotli is slow (a noticeable start-up cost for a whole site), so the
  * build makes them once and writes them beside each file (`index.html.br`, `index.html.gz`, the
  * names nginx's `gzip_static` and `brotli_static` read); the front takes them from there at start,
  * after checking that each one still unpacks to its file, and compresses only what has none.

@@ -7,7 +7,7 @@
  * like any OPTIONS (405), which the browser reports as a CORS failure.
  */
 import type http from 'node:http';
-import { API_PATHS, ENV_PREFIX, ENVIRONMENTS } from '../contract/index.ts';
+import { API_PATHS, API_VERSION, ENV_PREFIX, ENVIRONMENTS } from '../contract/index.ts';
 
 /** Chromium caps the preflight cache at 2 hours (Firefox at 24); longer values are cut to it. */
 export const CORS_MAX_AGE_SECONDS = 7200;
@@ -27,22 +27,23 @@ const METHODS = new Map<string, readonly string[]>(
   ]),
 );
 
-/** Returns true when it answered the request (a preflight); otherwise the request goes on to the proxy. */
-export type CorsHook = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+export interface Cors {
+  /** Answers a preflight from an allowed origin; false when the request goes on to the proxy. */
+  preflight(req: http.IncomingMessage, res: http.ServerResponse): boolean;
+  /** The fields the proxied answer gets (Fetch §3.2.5); added beside the sidecar's, never replacing them. */
+  fields(req: http.IncomingMessage): readonly string[];
+}
 
-/**
- * `apiFields` gives the fields every API answer carries (X-API-Version, nosniff, RateLimit-*:
- * own-answer.ts); the preflight is answered here, not by the sidecar, and must carry them too.
- */
-export function createCors(origins: readonly string[], apiFields: (req: http.IncomingMessage) => string[] = () => []): CorsHook | undefined {
+export function createCors(origins: readonly string[]): Cors | undefined {
   if (origins.length === 0) return undefined;
   const allowed = new Set(origins);
-  return (req, res) => {
-    const methods = METHODS.get((req.url ?? '/').split('?', 1)[0]!);
-    if (!methods) return false;
-    const origin = req.headers.origin;
-    const requested = req.headers['access-control-request-method'];
-    if (req.method === 'OPTIONS' && origin !== undefined && requested !== undefined) {
+  const methodsOf = (req: http.IncomingMessage) => METHODS.get((req.url ?? '/').split('?', 1)[0]!);
+  return {
+    preflight(req, res) {
+      const methods = methodsOf(req);
+      const origin = req.headers.origin;
+      const requested = req.headers['access-control-request-method'];
+      if (!methods || req.method !== 'OPTIONS' || origin === undefined || requested === undefined) return false;
       if (!allowed.has(origin) || !methods.includes(requested)) return false;
       res.writeHead(204, [
         'Access-Control-Allow-Origin', origin,
@@ -51,37 +52,21 @@ export function createCors(origins: readonly string[], apiFields: (req: http.Inc
         'Access-Control-Max-Age', String(CORS_MAX_AGE_SECONDS),
         'Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
         'Cache-Control', 'no-store',
-        ...apiFields(req),
+        // Every API answer says its version and is nosniff (contract part 9).
+        'X-API-Version', API_VERSION,
+        'X-Content-Type-Options', 'nosniff',
       ]);
       res.end();
       return true;
-    }
-    // Whatever the origin, the answer depends on it: shared caches must keep them apart.
-    res.setHeader('Vary', 'Origin');
-    keepVaryOrigin(res);
-    if (origin !== undefined && allowed.has(origin)) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Access-Control-Expose-Headers', EXPOSE_HEADERS);
-    }
-    return false;
+    },
+    fields(req) {
+      // A preflight this hook did not answer is the sidecar's to refuse, without CORS fields.
+      if (!methodsOf(req) || (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined)) return [];
+      const origin = req.headers.origin;
+      // Whatever the origin, the answer depends on it: shared caches must keep them apart. A second
+      // Vary field line adds to the sidecar's (RFC 9110 §5.3).
+      if (origin === undefined || !allowed.has(origin)) return ['Vary', 'Origin'];
+      return ['Vary', 'Origin', 'Access-Control-Allow-Origin', origin, 'Access-Control-Expose-Headers', EXPOSE_HEADERS];
+    },
   };
-}
-
-/**
- * node:http lets a `Vary` passed to writeHead replace the one set with setHeader; should the
- * sidecar ever send its own Vary, Origin is added to it instead of being lost.
- */
-function keepVaryOrigin(res: http.ServerResponse): void {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: http.ServerResponse, status: number, ...rest: unknown[]) {
-    const index = rest.findIndex((arg) => Array.isArray(arg));
-    if (index >= 0) {
-      const headers = [...(rest[index] as string[])];
-      for (let i = 0; i < headers.length; i += 2) {
-        if (headers[i]!.toLowerCase() === 'vary' && !/\borigin\b/i.test(headers[i + 1]!)) headers[i + 1] = `${headers[i + 1]}, Origin`;
-      }
-      rest[index] = headers;
-    }
-    return (writeHead as (...args: unknown[]) => http.ServerResponse).call(this, status, ...rest);
-  } as typeof res.writeHead;
 }

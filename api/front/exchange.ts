@@ -1,22 +1,20 @@
 /**
  * One attempt at one proxied request, as an undici dispatch handler: the sidecar's answer is
  * streamed to the client; a request that never reached a sidecar is handed back to wait for one
- * (hold.ts); a connection lost before any answer is retried when the request allows it; anything
- * else is the contract's JSON 500 (own-answer.ts).
+ * (proxy.ts); a connection lost before any answer is retried when the request allows it; anything
+ * else is the front's 500 (own-answers.ts).
  */
 import type http from 'node:http';
 import type { Dispatcher } from 'undici';
 import { responseHeaders } from './forward-headers.ts';
-import { ownApiError } from './own-answer.ts';
-import type { RateLimitMirror } from './rate-limit-mirror.ts';
+import { FAILED, sendOwn } from './own-answers.ts';
 
 export interface Attempt {
   req: http.IncomingMessage;
   res: http.ServerResponse;
-  /** Rate-limit mirror key of this request. */
-  key: string | undefined;
+  /** Fields the front adds to the answer (CORS). */
+  extra: readonly string[];
   onError: ((message: string) => void) | undefined;
-  mirror: RateLimitMirror | undefined;
 }
 
 /** The connection closed or reset under the request, before any answer: nothing was processed twice. */
@@ -30,7 +28,6 @@ const CONNECTION_LOST = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_E
  */
 const NEVER_REACHED = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE']);
 
-/** One attempt at one proxied request, as an undici dispatch handler. */
 export class Exchange implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private answered = false;
@@ -50,10 +47,11 @@ export class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: http.IncomingHttpHeaders): void {
+    const { res, extra } = this.attempt;
+    // The front refused the connection meanwhile (its parser gave up on the client's bytes).
+    if (res.headersSent) return controller.abort(new Error('answered by the front'));
     this.answered = true;
-    const { key, mirror, res } = this.attempt;
-    if (key && mirror) mirror.note(key, headers['ratelimit-remaining'], headers['ratelimit-reset']);
-    res.writeHead(statusCode, responseHeaders(headers));
+    res.writeHead(statusCode, [...responseHeaders(headers), ...extra]);
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -74,7 +72,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
     const { req, res, onError } = this.attempt;
     // The sidecar died after its headers: the client must see a broken response, not a short one.
     if (this.answered) return void res.destroy();
-    if (res.destroyed) return;
+    if (res.destroyed || res.headersSent) return;
     if (this.retry && CONNECTION_LOST.has(error.code ?? '')) return this.retry();
     if (NEVER_REACHED.has(error.code ?? '')) return this.neverReached(error);
     onError?.(`proxy ${req.method} ${(req.url ?? '').split('?', 1)[0]}: ${error.message}`);
@@ -87,10 +85,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
   }
 }
 
-/** Part 7: an unexpected failure is `500 {error: internal_error, message}`, with the API headers. */
-export function fail({ req, res, key, mirror }: Attempt): void {
+/** Contract part 7: an unexpected failure is `500 {error: internal_error, message}`. */
+export function fail({ res, extra }: Attempt): void {
   if (res.headersSent) return void res.destroy();
-  const answer = ownApiError('internal_error', key && mirror ? mirror.fields(key) : [], req.url);
-  res.writeHead(answer.status, answer.headers);
-  res.end(answer.body);
+  sendOwn(res, FAILED, extra);
 }

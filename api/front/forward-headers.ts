@@ -9,13 +9,15 @@ import { requestIdOf } from './log.ts';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
 /**
- * Dropped from requests besides the hop-by-hop fields: forwarding claims, and Expect, which
- * node:http has already answered with 100 Continue (RFC 9110 §10.1.1).
+ * Dropped from requests besides the hop-by-hop fields: forwarding claims; Expect, which node:http
+ * has already answered with 100 Continue (RFC 9110 §10.1.1); Content-Length, which undici writes
+ * for the body the front read (proxy.ts).
  */
-const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'expect', 'forwarded', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'x-real-ip', 'x-request-id']);
+const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'expect', 'content-length', 'forwarded', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'x-real-ip', 'x-request-id']);
 
 /** The request's fields for the sidecar, as a flat [name, value, …] list. */
-export function forwardHeaders(req: http.IncomingMessage, trusted: Trusted, client = requestClient(req, trusted)): string[] {
+export function forwardHeaders(req: http.IncomingMessage, trusted: Trusted): string[] {
+  const client = requestClient(req, trusted);
   const raw = req.rawHeaders;
   const named = connectionOptions(req.headers.connection);
   const out: string[] = [];
@@ -37,7 +39,7 @@ export function forwardHeaders(req: http.IncomingMessage, trusted: Trusted, clie
 }
 
 /** The client's address as the front tells the sidecar (a socket already gone has no peer). */
-export function requestClient(req: http.IncomingMessage, trusted: Trusted): string | undefined {
+function requestClient(req: http.IncomingMessage, trusted: Trusted): string | undefined {
   const forwardedFor = req.headers['x-forwarded-for'];
   // '' rather than undefined: a front connection always has a peer, and "no peer" is not trusted.
   return clientAddress(req.socket.remoteAddress ?? '', Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor, trusted);

@@ -2,6 +2,7 @@
  * Response headers of static files, decided once per file at start-up. Responses are written
  * from flat `[name, value, name, value, …]` arrays that are built here and never rebuilt.
  */
+import { HTML_TYPE, MARKDOWN_TYPE } from './media-types.ts';
 import type { Coding } from './negotiate.ts';
 
 export type RawHeaders = readonly string[];
@@ -89,5 +90,30 @@ export function validatorHeaders(meta: Described, body: EncodedBody, codingsOffe
     ...(vary.length ? ['Vary', vary.join(', ')] : []),
     ...(meta.links.length ? ['Link', meta.links.join(', ')] : []),
     ...SECURITY_HEADERS,
+  ];
+}
+
+/**
+ * The `Content-Signal:` value of robots.txt (contentsignals.org), or undefined when it has none.
+ * The build writes it from CONTENT_SIGNALS, so robots.txt and the header can never disagree.
+ */
+export function contentSignalOf(robotsTxt: string): string | undefined {
+  return /^Content-Signal:[ \t]*(\S.*?)[ \t]*$/im.exec(robotsTxt)?.[1];
+}
+
+/**
+ * Estimated tokens of a Markdown body, as Cloudflare's `x-markdown-tokens`: one token per four
+ * UTF-8 bytes, the usual rule of thumb for BPE tokenizers on English and German prose. Agents use
+ * it to budget context, so a fixed, documented estimate beats an exact count for one model.
+ */
+export function estimateTokens(body: Buffer): number {
+  return Math.ceil(body.length / 4);
+}
+
+export function agentHeaders(body: Buffer | undefined, contentType: string, contentSignal: string | undefined): RawHeaders {
+  const isPage = contentType === HTML_TYPE || contentType === MARKDOWN_TYPE;
+  return [
+    ...(contentType === MARKDOWN_TYPE && body ? ['x-markdown-tokens', String(estimateTokens(body))] : []),
+    ...(isPage && contentSignal ? ['Content-Signal', contentSignal] : []),
   ];
 }

@@ -1,11 +1,12 @@
 /**
  * The front alone (`node api/front/main.ts`): serves DIST_DIR and proxies the API to a sidecar
  * that runs elsewhere, where SIDECAR_LISTEN says (DATA_DIR/sidecar.sock by default, or
- * SIDECAR_HOST:SIDECAR_PORT; api/net/sidecar-address.ts). `npm start` (scripts/start.ts) runs both.
+ * SIDECAR_HOST:SIDECAR_PORT; api/net/sidecar-address.ts). `npm start` (scripts/start.ts, api/start/) runs both.
  */
 import { configOrExit } from '../config.ts';
 import { createLogger } from '../log/logger.ts';
-import { startFront } from './start-front.ts';
+import { describeAddress, sidecarAddress } from '../net/sidecar-address.ts';
+import { startFront } from '../start/start-front.ts';
 
 const config = configOrExit();
 const logger = createLogger('front', config);
@@ -14,7 +15,7 @@ const front = await startFront(config, { logger }).catch((error: Error) => {
   console.error(`cannot start the front: ${error.message}`);
   process.exit(1);
 });
-logger.info(`listening on ${front.url}; site from ${config.DIST_DIR}; API at ${config.SIDECAR_HOST}:${config.SIDECAR_PORT}`);
+logger.info(`listening on ${front.url}; site from ${config.DIST_DIR}; API at ${describeAddress(sidecarAddress(config))}`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {

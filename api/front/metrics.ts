@@ -7,7 +7,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Finished } from './log.ts';
 import { operationOf, SIGNUP_OPERATIONS } from '../metrics/operation.ts';
 
-/** Seconds; the API answers in about 0.2 ms, a page from memory faster, a commit can take 100 ms. */
+/** Seconds: from a page answered from memory up to a sign-up waiting for its commit to disk. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export interface FrontMetrics {
@@ -15,7 +15,7 @@ export interface FrontMetrics {
   /** The request tracker's onFinish (api/front/log.ts). */
   observe(request: Finished): void;
   sidecarRestarted(): void;
-  /** The proxy's hold (api/front/hold.ts): requests that waited for a sidecar, and those given up. */
+  /** The proxy's hold (proxy.ts): requests that waited for a sidecar, and those given up. */
   held(): void;
   dropped(): void;
 }

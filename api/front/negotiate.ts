@@ -32,45 +32,22 @@ const CODINGS = ['br', 'gzip', 'identity'] as const;
  */
 export function negotiatePage(accept: string | undefined, primary: Primary = 'html'): Variant {
   if (accept === undefined) return 'html';
-  return memo(pageCache, `${primary}|${accept}`, () => {
-    const offers = OFFERS[primary];
-    const best = new Negotiator({ headers: { accept } }).mediaType(offers as string[]);
-    // 'html' stands for the primary representation, whatever its type.
-    return best && best !== offers[0] ? 'markdown' : 'html';
-  });
+  const offers = OFFERS[primary];
+  const best = new Negotiator({ headers: { accept } }).mediaType(offers as string[]);
+  // 'html' stands for the primary representation, whatever its type.
+  return best && best !== offers[0] ? 'markdown' : 'html';
 }
 
 /** Which content-coding to send (RFC 9110 §12.5.3); `identity` unless the client asks. */
 export function negotiateCoding(acceptEncoding: string | undefined, available: readonly Coding[]): Coding {
   if (acceptEncoding === undefined || available.length === 1) return 'identity';
-  const key = `${available.join(',')}|${acceptEncoding}`;
-  return memo(codingCache, key, () => {
-    const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }) as EncodingNegotiator;
-    // Equal q-values: the smaller encoding wins, whatever order the client listed them in.
-    const best = negotiator.encoding(available, { preferred: CODINGS });
-    return (best as Coding | undefined) ?? 'identity';
-  });
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }) as EncodingNegotiator;
+  // Equal q-values: the smaller encoding wins, whatever order the client listed them in.
+  const best = negotiator.encoding(available, { preferred: CODINGS });
+  return (best as Coding | undefined) ?? 'identity';
 }
 
 /** negotiator 1.x accepts a `preferred` order for ties; @types/negotiator predates it. */
 interface EncodingNegotiator {
   encoding(available: readonly string[], options: { preferred: readonly string[] }): string | undefined;
-}
-
-/**
- * Header values repeat (every browser of one kind sends the same Accept), so results are cached.
- * The cache is bounded: when full it starts over, so a client sending random headers costs only
- * the parse it would have cost anyway.
- */
-const MEMO_LIMIT = 512;
-const pageCache = new Map<string, Variant>();
-const codingCache = new Map<string, Coding>();
-
-function memo<T>(cache: Map<string, T>, key: string, compute: () => T): T {
-  const hit = cache.get(key);
-  if (hit !== undefined) return hit;
-  const value = compute();
-  if (cache.size >= MEMO_LIMIT) cache.clear();
-  cache.set(key, value);
-  return value;
 }

@@ -5,8 +5,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DISCOVERY_PATHS, LANGS, PAGE_PATHS, canonicalOfTwin, twinPath } from '../contract/index.ts';
-import { CACHE_REVALIDATE, cacheControlFor, link, type Described } from './headers.ts';
-import { agentHeaders, contentSignalOf } from './agent-headers.ts';
+import { CACHE_REVALIDATE, agentHeaders, cacheControlFor, contentSignalOf, link, type Described } from './headers.ts';
+
 import { ALIASES, FALLBACK_TYPE, HTML_TYPE, JSON_TYPE, MARKDOWN_TYPE, contentTypeOf } from './media-types.ts';
 import type { Primary } from './negotiate.ts';
 import { represent, type Representation } from './representation.ts';

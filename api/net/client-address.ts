@@ -31,30 +31,8 @@ function parse(text: string): Address | undefined {
   return v6.isIPv4MappedAddress() ? v6.toIPv4Address() : v6;
 }
 
-/**
- * Answers for the texts seen last. One client sends many requests, and each is looked at up to
- * three times per process (its address, whether it is a trusted hop, its rate-limit bucket);
- * ipaddr.js's parse cost the front about 10 µs per proxied sign-up
- * (scripts/bench/profile-front.ts --signup). Bounded: emptied when full, so a flood of new
- * addresses costs a parse each, as before, and never memory.
- */
-function remembered<T>(compute: (text: string) => T): (text: string) => T {
-  const seen = new Map<string, T>();
-  return (text) => {
-    let answer = seen.get(text);
-    if (answer === undefined && !seen.has(text)) {
-      if (seen.size >= REMEMBERED) seen.clear();
-      seen.set(text, (answer = compute(text)));
-    }
-    return answer as T;
-  };
-}
-const REMEMBERED = 4096;
-
 /** Canonical text of an address (IPv4 dotted, IPv6 per RFC 5952 without zone), or undefined. */
-export const normalizeAddress = remembered(canonical);
-
-function canonical(text: string): string | undefined {
+export function normalizeAddress(text: string): string | undefined {
   const address = parse(text);
   if (!address) return undefined;
   return address.kind() === 'ipv4' ? address.toString() : new ipaddr.IPv6((address as ipaddr.IPv6).parts).toRFC5952String();
@@ -71,11 +49,11 @@ export function trustedProxies(entries: readonly string[], options: TrustOptions
   }
   if (problems.length) throw new ConfigError(problems);
   const peerless = options.peerless ?? false;
-  const inRanges = remembered((peer) => {
+  return (peer) => {
+    if (peer === undefined || peer === '') return peerless;
     const address = parse(peer);
     return address !== undefined && ranges.some(([net, bits]) => net.kind() === address.kind() && address.match(net, bits));
-  });
-  return (peer) => (peer === undefined || peer === '' ? peerless : inRanges(peer));
+  };
 }
 
 function parseRange(entry: string): [Address, number] | undefined {
@@ -123,15 +101,7 @@ function stripPort(hop: string): string {
  * `ipv6PrefixBits` (one customer usually holds a whole /64), e.g. `2001:db8:1:2::/64`.
  */
 export function addressBucket(address: string | undefined, ipv6PrefixBits: number): string {
-  if (!address) return 'unknown';
-  let buckets = bucketsByPrefix.get(ipv6PrefixBits);
-  if (!buckets) bucketsByPrefix.set(ipv6PrefixBits, (buckets = remembered((text) => bucketOf(text, ipv6PrefixBits))));
-  return buckets(address);
-}
-const bucketsByPrefix = new Map<number, (address: string) => string>();
-
-function bucketOf(address: string, ipv6PrefixBits: number): string {
-  const parsed = parse(address);
+  const parsed = address ? parse(address) : undefined;
   if (!parsed) return 'unknown';
   if (parsed.kind() === 'ipv4') return parsed.toString();
   const network = ipaddr.IPv6.networkAddressFromCIDR(`${new ipaddr.IPv6((parsed as ipaddr.IPv6).parts).toString()}/${ipv6PrefixBits}`);

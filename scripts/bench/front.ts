@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { configOrExit } from '../../api/config.ts';
 import { PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts';
-import { buildSite, staleReason } from '../../api/front/site-build.ts';
+import { buildSite, staleReason } from '../../api/start/site-build.ts';
 import { measure, median, type Measured } from './latency.ts';
 import { benchEnv, probeBench } from './probe.ts';
 import { during, numberOption } from './progress.ts';

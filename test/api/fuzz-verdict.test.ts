@@ -1,10 +1,10 @@
 /**
  * The fuzz suite's judge (test/fuzz/verdict.ts) and its raw response reader, held to the answers
  * it must catch: a bare parser 400 on an API path, a 5xx, a hang and a dropped connection fail;
- * a documented answer passes.
+ * a documented answer, and the front's fixed refusal of what node:http refuses, pass.
  */
 import { describe, expect, it } from 'vitest';
-import { API_PATHS } from '../../api/contract/index.ts';
+import { API_PATHS, ERROR_MESSAGES } from '../../api/contract/index.ts';
 import { rawBytes } from '../fuzz/raw-flaws.ts';
 import type { FuzzRequest } from '../fuzz/requests.ts';
 import { parseResponse, type Answer } from '../fuzz/transport.ts';
@@ -39,11 +39,12 @@ describe('fuzz verdict', () => {
     expect(violations(request({ flaw: 'word-length' }), answer(`HTTP/1.1 400 Bad Request\r\n${API_HEADERS}Content-Length: ${body.length}\r\n\r\n${body}`))).toEqual([]);
   });
 
-  it("verdict: a method Node's parser does not know is held to the document: its 400 fails, the route's 405 with Allow passes", () => {
-    const refusal = '{"error":"invalid_request","message":"The request is malformed."}';
-    expect(violations(request({ method: 'FOO' }), answer(`HTTP/1.1 400 Bad Request\r\n${API_HEADERS}Content-Length: ${refusal.length}\r\n\r\n${refusal}`)).join()).toMatch(/expected 405/);
-    const body = '{"error":"method_not_allowed","message":"x"}';
-    expect(violations(request({ method: 'FOO' }), answer(`HTTP/1.1 405 Method Not Allowed\r\n${API_HEADERS}Allow: GET, HEAD\r\nContent-Length: ${body.length}\r\n\r\n${body}`))).toEqual([]);
+  it("verdict: the front's fixed 400 (no RateLimit-*) passes for what node:http refuses (a flaw, a method outside its list, CONNECT), and fails for a request it hands over", () => {
+    const body = JSON.stringify({ error: 'invalid_request', message: ERROR_MESSAGES.invalid_request });
+    const fixed = answer(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nX-API-Version: 1\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    for (const refused of [{ flaw: 'word-length' as const }, { method: 'FOO' }, { method: 'get' }, { method: 'CONNECT' }]) expect(violations(request(refused), fixed)).toEqual([]);
+    expect(violations(request(), fixed)).toContain('no ratelimit-limit');
+    expect(violations(request({ method: 'PROPFIND' }), fixed).join()).toMatch(/expected 405/);
   });
 
   it("verdict: a refusal on the token endpoint is held to the token endpoint's 400: {error, message} and no Pragma fail", () => {

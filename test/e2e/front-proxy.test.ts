@@ -25,7 +25,7 @@ describe('front -> sidecar on the real stack', () => {
     expect(new URL(res.headers.location!, shared.baseUrl).pathname).toBe(THANKS_PATHS.de);
   });
 
-  test('e2e proxy: a 10 MB upload gets its 413 while the body is still being sent (streamed, not buffered)', async () => {
+  test('e2e proxy: a 10 MB upload gets its 413 while the body is still being sent (the front reads no more than one byte past the limit first)', async () => {
     const url = new URL(shared.baseUrl);
     const total = 10 * 1024 * 1024;
     const req = http.request({ host: url.hostname, port: url.port, method: 'POST', path: API_PATHS.waitlist, headers: { 'content-type': 'application/json', 'content-length': String(total) } });

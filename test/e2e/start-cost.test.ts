@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../api/config.ts';
-import { buildSite } from '../../api/front/site-build.ts';
+import { buildSite } from '../../api/start/site-build.ts';
 import { OWN_STACK_TIMEOUT_MS, ROOT, forgetBuild, freePort, stackEnv, startStack } from '../support/stack.ts';
 
 function npmRunBuild(env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createFrontHandler } from '../../api/front/app.ts';
-import { estimateTokens } from '../../api/front/agent-headers.ts';
+import { estimateTokens } from '../../api/front/headers.ts';
 import { negotiatePage } from '../../api/front/negotiate.ts';
 import { listen, type Listening } from '../../api/front/server.ts';
 import { loadSite } from '../../api/front/static.ts';

@@ -1,8 +1,7 @@
-/** MAX_CONNECTIONS_PER_CLIENT (api/front/connection-guard.ts), in-process with a stand-in handler. */
+/** MAX_CONNECTIONS_PER_CLIENT (api/front/server.ts), in-process with a stand-in handler. */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../api/config.ts';
-import { clientLimits, rateLimitMirror } from '../../api/front/client-limits.ts';
 import { listen, type Listening } from '../../api/front/server.ts';
 import { trustedProxies } from '../../api/net/client-address.ts';
 
@@ -11,7 +10,7 @@ let port: number;
 beforeAll(async () => {
   const config = loadConfig({ MAX_CONNECTIONS_PER_CLIENT: '2', TRUST_PROXY: '127.0.0.30' });
   const trusted = trustedProxies(config.TRUST_PROXY);
-  front = await listen((_req, res) => res.end('ok'), '127.0.0.1', 0, clientLimits(config, trusted, rateLimitMirror(config)));
+  front = await listen((_req, res) => res.end('ok'), '127.0.0.1', 0, { perClient: { max: config.MAX_CONNECTIONS_PER_CLIENT, trusted, ipv6PrefixBits: config.RATE_LIMIT_IPV6_PREFIX } });
   port = Number(new URL(front.url).port);
 });
 afterAll(() => front.close(500));

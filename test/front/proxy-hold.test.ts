@@ -1,5 +1,5 @@
 /**
- * The proxy's hold (api/front/hold.ts): a request that never reached a sidecar (none known,
+ * The proxy's hold (api/front/proxy.ts): a request that never reached a sidecar (none known,
  * connection refused, socket missing) waits for one and is then forwarded, body and all, even a
  * POST; one the sidecar received and did not answer is a 500 and is neither held nor repeated.
  */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../api/config.ts';
-import { stampPath, staleReason, writeStamp } from '../../api/front/site-build.ts';
+import { stampPath, staleReason, writeStamp } from '../../api/start/site-build.ts';
 
 let root: string;
 const T0 = new Date('2030-01-01T00:00:00Z');

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { superviseSidecar, type Supervisor } from '../../api/front/supervisor.ts';
+import { superviseSidecar, type Supervisor } from '../../api/start/supervisor.ts';
 
 /** A stand-in sidecar speaking the same protocol: IPC ready message, SIGTERM to stop. */
 const FAKE_SIDECAR = `

@@ -31,7 +31,7 @@ const UNKNOWN_API_PATHS = ['/api/v1/prices', '/api/v2/status', '/api/', '/api', 
 const PAGES = ['/', '/de/', '/developers/', '/openapi.json', '/.well-known/api-catalog', '/nope', '/.env'];
 /** POST three times over: most operations take it, and it carries the bodies. */
 const METHODS = ['GET', 'HEAD', 'POST', 'POST', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
-/** Methods Node's parser does not know among them (`get`, `FOO`, the long one): any token is a method (RFC 9110 §9.1). */
+/** Methods node:http's parser does not know among them (`get`, `FOO`, the long one): the front refuses those with its fixed 400. */
 const ODD_METHODS = ['get', 'FOO', 'TRACE', 'PROPFIND', 'QUERY', 'M-SEARCH', 'CONNECT', 'X'.repeat(64)];
 const FIELD_NAMES = [...Object.keys(WaitlistSignup.shape), '__proto__', 'constructor', 'prototype', 'grant_type', 'client_id', 'client_secret', 'scope', 'admin'];
 const TYPES = ['application/json', 'application/x-www-form-urlencoded', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/x-www-form-urlencoded;charset=latin1', 'text/plain', 'multipart/form-data; boundary=x', 'application/json;;;', '*/*', ''];

@@ -1,12 +1,13 @@
 /**
  * What a fuzzed answer must be: never a 5xx, never a hang, and every answer to a path under /api/
- * or /sandbox/api/ held to the OpenAPI document, whoever gave it (the sidecar, the front, or the
- * front for node:http's parser): the operation's documented response with its headers and body,
- * or for a request HTTP itself refuses (a raw flaw) the operation's 400 where it documents one,
- * else the Error or OAuthError shape with X-API-Version, the four RateLimit-* fields and nosniff.
- * A method Node's parser does not know is no flaw: it is held to the document like any method.
+ * or /sandbox/api/ held to the OpenAPI document: the operation's documented response with its
+ * headers and body, or for a request HTTP itself refuses (a raw flaw) the operation's 400 where it
+ * documents one, else the Error or OAuthError shape with X-API-Version, the four RateLimit-*
+ * fields and nosniff. What node:http's parser refuses (a raw flaw, a method outside its list,
+ * CONNECT) may instead get the front's one fixed 400, which no sidecar counted (no RateLimit-*).
  */
-import { API_VERSION, BODY_LIMIT_BYTES, ENV_PREFIX } from '../../api/contract/index.ts';
+import http from 'node:http';
+import { API_VERSION, BODY_LIMIT_BYTES, ENV_PREFIX, ERROR_MESSAGES } from '../../api/contract/index.ts';
 import { apiPathOf, openApiDocument, operationKey, responseViolations, schemaErrors } from '../support/openapi.ts';
 import { incomplete } from './raw-flaws.ts';
 import type { FuzzRequest } from './requests.ts';
@@ -34,6 +35,7 @@ export function violations(req: FuzzRequest, answer: Answer): string[] {
   if (answer.status >= 500) out.push(`status ${answer.status}`);
   // The absolute-form (RFC 9112 §3.2.2) is answered as the origin-form it names: req.target.
   if (!isApiTarget(req.target)) return out;
+  if (refusedByFront(req) && fixedRefusal(answer)) return out;
 
   const { headers } = answer;
   if (headers.get('x-api-version') !== API_VERSION) out.push(`X-API-Version is ${headers.get('x-api-version')}`);
@@ -54,6 +56,19 @@ export function violations(req: FuzzRequest, answer: Answer): string[] {
     out.push(...responseViolations(observed));
   }
   return out;
+}
+
+/** Requests node:http does not hand over as such (or hands over as a tunnel), and a flaw the front refuses. */
+function refusedByFront(req: FuzzRequest): boolean {
+  return refused(req) || !http.METHODS.includes(req.method) || req.method === 'CONNECT';
+}
+
+/** The front's one answer to what it cannot carry (api/front/own-answers.ts). */
+function fixedRefusal(answer: Extract<Answer, { kind: 'response' }>): boolean {
+  const { headers, body } = answer;
+  // HEAD gets the headers only (RFC 9110 §9.3.2).
+  const shaped = answer.text === '' || JSON.stringify(body) === JSON.stringify({ error: 'invalid_request', message: ERROR_MESSAGES.invalid_request });
+  return answer.status === 400 && shaped && headers.get('x-api-version') === API_VERSION && headers.get('x-content-type-options') === 'nosniff';
 }
 
 /** A flaw HTTP refuses; the absolute-form is none (RFC 9112 §3.2.2: a server MUST accept it). */

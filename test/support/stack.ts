@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigSchema, loadConfig } from '../../api/config.ts';
-import { buildSite, staleReason, stampPath } from '../../api/front/site-build.ts';
+import { buildSite, staleReason, stampPath } from '../../api/start/site-build.ts';
 import { freePort } from '../../scripts/bench/ports.ts';
 
 export interface StackInfo {

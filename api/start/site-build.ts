@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import { writeCodings } from './codings.ts';
+import { writeCodings } from '../front/codings.ts';
 
 /** Files and folders whose change changes the build (relative to the project root). */
 export const BUILD_INPUTS = ['content', 'site', 'public', 'api/contract', 'api/docs', 'astro.config.mjs', 'package-lock.json'];
@@ -17,7 +17,6 @@ export const BUILD_INPUTS = ['content', 'site', 'public', 'api/contract', 'api/d
 const BUILD_SETTINGS = ['BASE_URL', 'SECURITY_CONTACT', 'CONTENT_SIGNALS'] as const satisfies readonly (keyof Config)[];
 
 interface Stamp {
-  distDir: string;
   settings: Record<string, string>;
   /** When the last successful build started (ms since epoch): later edits make it stale. */
   startedAt: number;
@@ -31,7 +30,7 @@ export function stampPath(root: string, distDir: string): string {
 /** Why the site must be built, or undefined when dist/ is current. */
 export async function staleReason(root: string, config: Config): Promise<string | undefined> {
   const distDir = path.resolve(root, config.DIST_DIR);
-  if (!(await exists(path.join(distDir, 'index.html')))) return `${config.DIST_DIR} has no build`;
+  if (!(await stat(path.join(distDir, 'index.html')).catch(() => undefined))) return `${config.DIST_DIR} has no build`;
   let stamp: Stamp;
   try {
     stamp = JSON.parse(await readFile(stampPath(root, config.DIST_DIR), 'utf8')) as Stamp;
@@ -85,7 +84,6 @@ export async function buildSite(root: string, config: Config, env: NodeJS.Proces
 /** Records a successful build of DIST_DIR that started at `startedAt`. */
 export async function writeStamp(root: string, config: Config, startedAt: number): Promise<void> {
   const stamp: Stamp = {
-    distDir: path.resolve(root, config.DIST_DIR),
     settings: Object.fromEntries(BUILD_SETTINGS.map((name) => [name, String(config[name])])),
     startedAt,
   };
@@ -109,11 +107,4 @@ async function newestInput(root: string): Promise<{ file: string; mtimeMs: numbe
     }
   }
   return newest;
-}
-
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    () => false,
-  );
 }

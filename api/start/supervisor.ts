@@ -1,17 +1,19 @@
 /**
  * Runs the API sidecar as a child process and keeps it running: a child that dies is restarted
- * with a growing delay, and meanwhile `upstream()` is undefined so the proxy answers the
- * contract's JSON 500 at once. The child says it is ready over IPC: `{type: 'ready', url}`.
+ * with a growing delay, and meanwhile `upstream()` is undefined so the proxy holds API requests
+ * for the next child (api/front/proxy.ts). The child says it is ready over IPC: `{type: 'ready', url}`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { askMetrics, askReadiness } from '../metrics/ipc.ts';
-import { addressFromReady } from '../net/sidecar-address.ts';
+import { addressFromReady, type SidecarAddress } from '../net/sidecar-address.ts';
 import type { Readiness } from '../metrics/readiness.ts';
 import type { SignalledMessage, StopMessage } from '../sidecar/stop-request.ts';
-import type { Upstream } from './proxy.ts';
+
 
 /** A signal to the front follows one to the sidecar within this time when both were signalled. */
 const LONE_SIGNAL_MS = 1_000;
+/** A child that ran this long before dying resets the restart delay: it was not a crash loop. */
+const STABLE_MS = 10_000;
 /** A message to a child whose channel just closed is moot: its exit is handled on its own. */
 const ignoreClosed = () => {};
 
@@ -32,7 +34,7 @@ export interface SupervisorOptions {
 }
 
 export interface Supervisor {
-  upstream(): Upstream | undefined;
+  upstream(): SidecarAddress | undefined;
   /** Resolves once the first child is ready; rejects if it exits or times out first. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -58,12 +60,10 @@ export function superviseSidecar(options: SupervisorOptions): Supervisor {
   const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
   const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
   let child: ChildProcess | undefined;
-  let upstream: Upstream | undefined;
+  let upstream: SidecarAddress | undefined;
   let delay = initialDelayMs;
   let stopping = false;
   let restartTimer: NodeJS.Timeout | undefined;
-  /** A child that ran this long before dying resets the delay: it was not a crash loop. */
-  const stableMs = 10_000;
 
   /** Spawns one child; resolves when it is ready, rejects when it exits or times out before. */
   function spawnOnce(): Promise<void> {
@@ -78,17 +78,16 @@ export function superviseSidecar(options: SupervisorOptions): Supervisor {
         log(`sidecar not ready after ${readyTimeoutMs} ms; stopping it`);
         current.kill('SIGKILL');
       }, readyTimeoutMs);
-      current.on('message', (message: SignalledMessage) => {
-        // A signal for the sidecar alone (its stop-request.ts reported it): if none follows for
-        // this process, replace the sidecar (stop it gracefully; the exit restarts it).
-        if (message?.type !== 'signalled') return;
-        setTimeout(() => {
-          if (stopping || child !== current || !current.connected) return;
-          log(`sidecar got ${message.signal}; stopping it and starting a new one`);
-          current.send({ type: 'stop' } satisfies StopMessage, ignoreClosed);
-        }, LONE_SIGNAL_MS).unref();
-      });
-      current.on('message', (message: ReadyMessage) => {
+      current.on('message', (message: SignalledMessage | ReadyMessage) => {
+        if (message?.type === 'signalled') {
+          // A signal for the sidecar alone (its stop-request.ts reported it): if none follows for
+          // this process, replace the sidecar (stop it gracefully; the exit restarts it).
+          setTimeout(() => {
+            if (stopping || child !== current || !current.connected) return;
+            log(`sidecar got ${message.signal}; stopping it and starting a new one`);
+            current.send({ type: 'stop' } satisfies StopMessage, ignoreClosed);
+          }, LONE_SIGNAL_MS).unref();
+        }
         if (message?.type !== 'ready' || ready) return;
         ready = true;
         readyAt = Date.now();
@@ -107,7 +106,7 @@ export function superviseSidecar(options: SupervisorOptions): Supervisor {
         const how = signal ? `signal ${signal}` : `code ${code}`;
         if (!ready) reject(new Error(`sidecar exited with ${how} before it was ready`));
         else if (!stopping) {
-          if (Date.now() - readyAt >= stableMs) delay = initialDelayMs;
+          if (Date.now() - readyAt >= STABLE_MS) delay = initialDelayMs;
           log(`sidecar exited with ${how}; restarting in ${delay} ms`);
           options.onRestart?.();
           scheduleRestart();
