@@ -4,8 +4,7 @@
  * it said. At most once: a member is re-sent only by a later run with --resend-unconfirmed.
  * What each outcome of a send does (transport.ts says which is which):
  * - accepted (250): confirmed, with the time;
- * - deferred (4xx) or unreachable: retried with backoff, then released (the next run tries
- *   again); unreachable also stops the run;
+ * - deferred (4xx) or unreachable: retried with backoff, then released; unreachable stops the run;
  * - refused (5xx for the message): failed, with the server's reply; the run goes on;
  * - blocked (login, sender or TLS refused): released; the run stops;
  * - unknown (connection lost during a message): it may have arrived, so the member stays claimed,
@@ -39,7 +38,6 @@ export interface InviteRunOptions {
   rate: number;
   /** First re-claim members left claimed by earlier runs (at most `count` in all). */
   resendUnconfirmed: boolean;
-  /** The sender; Message-IDs are on its domain. */
   from: string;
   /** Messages in flight at once (one per SMTP connection). */
   connections: number;
@@ -142,32 +140,31 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
     if (kind === 'unreachable') stop(`the mail server cannot be reached (${reply})`);
   }
 
-  /** One connection's share of a claim: takes the next member until none is left or the run halts. */
+  /** One connection's share of a claim: takes the next member until none is left. */
   async function worker(claimed: WaitlistRecord[]): Promise<void> {
     for (let record = claimed.shift(); record; record = claimed.shift()) {
-      await pace();
-      if (halted()) return void claimed.unshift(record);
-      await deliver(record);
+      if (!halted()) await pace();
+      // Once the run halts, the members it claimed and never tried go back to never invited.
+      if (halted()) await store.releaseInvitation(record.email, record.invitation!.messageId);
+      else await deliver(record);
     }
   }
 
-  let resending = options.resendUnconfirmed;
-  let claimedCount = 0;
-  try {
+  async function claimAndSend(): Promise<void> {
+    let resending = options.resendUnconfirmed;
+    let claimedCount = 0;
     while (!halted() && claimedCount < options.count) {
       const count = Math.min(CLAIM_SIZE, options.count - claimedCount);
       const claim = { count, filter: options.filter, at: deps.now().toISOString(), messageIdDomain: senderDomain(options.from) };
       const claimed = await store.claimInvitees(resending ? { ...claim, claimedBefore: startedAt } : claim);
       claimedCount += claimed.length;
-      if (claimed.length === 0 && !resending) break;
+      if (claimed.length === 0 && !resending) return;
       if (claimed.length === 0) resending = false;
       await Promise.all(Array.from({ length: options.connections }, () => worker(claimed).catch(storeFailed)));
-      // Claimed, never tried: back to never invited, so the next run picks them first.
-      for (const record of claimed) await store.releaseInvitation(record.email, record.invitation!.messageId);
     }
-  } catch (error) {
-    storeFailed(error as Error);
   }
+
+  await claimAndSend().catch(storeFailed);
   if (deps.signal?.aborted) stop('interrupted');
   return summary;
 }

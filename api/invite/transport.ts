@@ -42,9 +42,8 @@ async function readKey(file: string): Promise<string> {
   const key = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new StartupError(`DKIM_PRIVATE_KEY_FILE=${JSON.stringify(file)} cannot be read (${error.code ?? error.message}).`);
   });
-  if (!/-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(key)) {
-    throw new StartupError(`DKIM_PRIVATE_KEY_FILE=${JSON.stringify(file)} holds no PEM private key (-----BEGIN PRIVATE KEY-----).`);
-  }
+  const pem = /-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(key);
+  if (!pem) throw new StartupError(`DKIM_PRIVATE_KEY_FILE=${JSON.stringify(file)} holds no PEM private key (-----BEGIN PRIVATE KEY-----).`);
   return key;
 }
 
