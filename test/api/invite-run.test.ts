@@ -1,7 +1,8 @@
 /**
  * One invite run (api/invite/run.ts) on a real JSON store, with a mail server that records what it
- * is handed: what the run does when a member is erased mid-run, when the store fails, and when it
- * is interrupted. Under each, no member gets a message the store does not account for.
+ * is handed: what the run does when a member is erased mid-run, when the store fails, when the mail
+ * server cannot be reached, and when it is interrupted. Under each, no member gets a message the
+ * store does not account for.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -100,6 +101,25 @@ describe('invite run', () => {
     expect(summary.sent).toBe(0);
     expect(mail.to).toEqual([]);
     expect(outcomes).toEqual([]);
+  });
+
+  it('invite run: a mail server that cannot be reached is tried again with backoff, then the member is released and the run stops', async () => {
+    const store = await openStore(3);
+    let tries = 0;
+    const away = {
+      sendMail: async () => {
+        tries += 1;
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:25'), { code: 'ESOCKET' });
+      },
+      close() {},
+    } as unknown as MailServer;
+    const outcomes: Outcome[] = [];
+    const summary = await runInvitations(depsOf(store, away, outcomes), { ...OPTIONS, connections: 1, attempts: 3, backoffMs: 1 });
+    expect(summary).toEqual({ sent: 0, failed: 0, unconfirmed: 0, notSent: 1, stopped: 'the mail server cannot be reached (connect ECONNREFUSED 127.0.0.1:25)' });
+    expect(tries).toBe(3);
+    expect(outcomes).toMatchObject([{ email: 'm0@example.com', state: 'not_sent' }]);
+    // Nothing was handed over: every member is as never invited, for the next run.
+    for (let i = 0; i < 3; i++) expect((await store.show(`m${i}@example.com`))!.invitation).toBeUndefined();
   });
 
   it('invite run: interrupted, it finishes the message in flight, releases every member claimed and not tried, and says so', async () => {
