@@ -19,7 +19,7 @@ import type { InvitationStore, WaitlistStore } from '../sidecar/store/waitlist-s
 import { composeInvitation, senderDomain, type RenderedMessage } from './compose.ts';
 import { classifyFailure, failureReply, type MailServer } from './transport.ts';
 
-/** Members claimed at once (one durable write): a crash leaves at most this many claimed, unsent. */
+/** Members claimed at once (one durable write): a crash leaves at most this many claimed and unconfirmed. */
 const CLAIM_SIZE = 16;
 
 export interface Outcome {
