@@ -1,32 +1,31 @@
 /**
- * One invite run: claims members in small batches (durably, before any message to them leaves),
- * hands each message to the mail server, and records what the server said. At most once: a member
- * is re-sent only by a later run with --resend-unconfirmed. What each failure does:
- * - 250: confirmed (sent, with the time).
- * - 4xx: retried with backoff a bounded number of times, then released (never invited; the next run tries again).
- * - 5xx for the message: failed, with the server's reply; the run goes on.
- * - login, sender or TLS refused: released; the run stops (no message could go).
- * - server unreachable: retried with backoff, then released; the run stops.
- * - connection lost during a message: the message may have arrived, so the member stays claimed
- *   (reported as unconfirmed now and by the next run); the run stops.
+ * One invite run, one loop: claim a few members (durably, before any message to them leaves);
+ * for each, check the claim is still held, hand the message to the mail server, and record what
+ * it said. At most once: a member is re-sent only by a later run with --resend-unconfirmed.
+ * What each outcome of a send does (transport.ts says which is which):
+ * - accepted (250): confirmed, with the time;
+ * - deferred (4xx) or unreachable: retried with backoff, then released; unreachable stops the run;
+ * - refused (5xx for the message): failed, with the server's reply; the run goes on;
+ * - blocked (login, sender or TLS refused): released; the run stops;
+ * - unknown (connection lost during a message): it may have arrived, so the member stays claimed,
+ *   reported as unconfirmed now and by the next run; the run stops.
+ * The store failing stops the run (a member it could not settle stays claimed, reported likewise).
  * Members claimed but not yet tried when a run stops are released.
  */
-import type { InviteFilter } from '../sidecar/domain/invitation.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { holdsClaim, type InviteFilter } from '../sidecar/domain/invitation.ts';
 import type { WaitlistRecord } from '../sidecar/domain/record.ts';
-import type { InvitationStore } from '../sidecar/store/waitlist-store.ts';
-import { ClaimQueue } from './claim-queue.ts';
-import { composeInvitation, type RenderedMessage } from './compose.ts';
-import { Confirmations } from './confirmations.ts';
-import { HeldChecks } from './held-checks.ts';
-import { Pace } from './pace.ts';
+import type { InvitationStore, WaitlistStore } from '../sidecar/store/waitlist-store.ts';
+import { composeInvitation, senderDomain, type RenderedMessage } from './compose.ts';
 import { classifyFailure, failureReply, type MailServer } from './transport.ts';
 
-export type OutcomeState = 'sent' | 'failed' | 'unconfirmed' | 'not_sent';
+/** Members claimed at once (one durable write): a crash leaves at most this many claimed and unconfirmed. */
+const CLAIM_SIZE = 16;
 
 export interface Outcome {
   email: string;
   lang: WaitlistRecord['lang'];
-  state: OutcomeState;
+  state: 'sent' | 'failed' | 'unconfirmed' | 'not_sent';
   messageId: string;
   /** The server's reply or the failure, for every state but sent. */
   reply?: string;
@@ -40,7 +39,6 @@ export interface InviteRunOptions {
   /** First re-claim members left claimed by earlier runs (at most `count` in all). */
   resendUnconfirmed: boolean;
   from: string;
-  messageIdDomain: string;
   /** Messages in flight at once (one per SMTP connection). */
   connections: number;
   /** Tries of one message against 4xx or an unreachable server, and the first wait between them (doubling). */
@@ -49,7 +47,8 @@ export interface InviteRunOptions {
 }
 
 export interface InviteRunDeps {
-  store: InvitationStore;
+  /** The invitation steps, and `show` to check a claim is still held. */
+  store: InvitationStore & Pick<WaitlistStore, 'show'>;
   mail: MailServer;
   render(record: WaitlistRecord): RenderedMessage;
   now(): Date;
@@ -67,97 +66,105 @@ export interface RunSummary {
   stopped?: string;
 }
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+/** Resolves when the next message may go: at most `perSecond` a second across every connection (0: no limit). */
+function pacer(perSecond: number): () => Promise<void> {
+  let next = 0;
+  return async () => {
+    if (perSecond === 0) return;
+    const now = performance.now();
+    const slot = Math.max(now, next);
+    next = slot + 1000 / perSecond;
+    if (slot > now) await sleep(slot - now);
+  };
+}
 
 export async function runInvitations(deps: InviteRunDeps, options: InviteRunOptions): Promise<RunSummary> {
   const { store } = deps;
   const summary: RunSummary = { sent: 0, failed: 0, unconfirmed: 0, notSent: 0 };
   const startedAt = deps.now().toISOString();
-  const pace = new Pace(options.rate);
+  const pace = pacer(options.rate);
   const halted = () => summary.stopped !== undefined || deps.signal?.aborted === true;
-  const stop = (why: string) => (summary.stopped ??= why);
+  const stop = (why: string) => void (summary.stopped ??= why);
+  const storeFailed = (error: Error) => stop(`the store failed (${error.message})`);
 
-  const report = (record: WaitlistRecord, state: OutcomeState, reply?: string) => {
-    const key = state === 'not_sent' ? 'notSent' : state;
-    summary[key] += 1;
+  const report = (record: WaitlistRecord, state: Outcome['state'], reply?: string) => {
+    summary[state === 'not_sent' ? 'notSent' : state] += 1;
     deps.onOutcome({ email: record.email, lang: record.lang, state, messageId: record.invitation!.messageId, ...(reply ? { reply } : {}) });
   };
 
-  const queue = new ClaimQueue(store, { ...options, startedAt }, deps.now, halted);
-  const checks = new HeldChecks(store, () => queue.upcoming(), options.rate, () => deps.now().getTime());
-  const confirmations = new Confirmations(store, (record, error) => {
-    if (!error) return report(record, 'sent');
-    report(record, 'unconfirmed', 'accepted by the mail server, but the store did not record it');
-    stop(`the store could not record a sent invitation (${error.message})`);
-  });
+  /** Hands the message over, retrying 4xx and an unreachable server; the last failure, or undefined once accepted. */
+  async function send(record: WaitlistRecord): Promise<unknown> {
+    const mail = composeInvitation(deps.render(record), { from: options.from, to: record.email, messageId: record.invitation!.messageId, date: deps.now() });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await deps.mail.sendMail(mail);
+        return undefined;
+      } catch (error) {
+        const kind = classifyFailure(error);
+        if ((kind !== 'deferred' && kind !== 'unreachable') || attempt >= options.attempts || halted()) return error;
+        await sleep(options.backoffMs * 2 ** (attempt - 1));
+        if (halted()) return error;
+      }
+    }
+  }
 
   async function deliver(record: WaitlistRecord): Promise<void> {
-    const messageId = record.invitation!.messageId;
-    // Erased since the claim (an erasure request while the run holds the member in its batch), or
-    // re-claimed by another run: nothing is sent. A read, shared with the next members in line.
-    if (!(await checks.held(record))) {
-      report(record, 'not_sent', 'erased (or re-claimed) after this run claimed the member');
-      return;
-    }
-    const mail = composeInvitation(deps.render(record), { from: options.from, to: record.email, messageId, date: deps.now() });
-    for (let attempt = 1; ; attempt++) {
-      let error: unknown;
+    const { email, invitation } = record;
+    const messageId = invitation!.messageId;
+    // Erased since the claim (a data-protection request) or re-claimed by another run: no message.
+    if (!holdsClaim(await store.show(email), messageId)) return report(record, 'not_sent', 'erased (or re-claimed) after this run claimed the member');
+    const error = await send(record);
+    if (error === undefined) {
       try {
-        await deps.mail.send(mail);
-      } catch (caught) {
-        error = caught;
+        await store.confirmInvitation(email, messageId, deps.now().toISOString());
+        return report(record, 'sent');
+      } catch (failure) {
+        report(record, 'unconfirmed', 'accepted by the mail server, but the store did not record it');
+        return stop(`the store could not record a sent invitation (${(failure as Error).message})`);
       }
-      if (error === undefined) {
-        await confirmations.add(record, deps.now().toISOString());
-        return;
-      }
-      const kind = classifyFailure(error);
-      const reply = failureReply(error);
-      if ((kind === 'deferred' || kind === 'unreachable') && attempt < options.attempts && !halted()) {
-        await sleep(options.backoffMs * 2 ** (attempt - 1));
-        if (!halted()) continue;
-        await store.releaseInvitation(record.email, messageId);
-        report(record, 'not_sent', reply);
-        return;
-      }
-      if (kind === 'refused') {
-        await store.failInvitation(record.email, messageId, reply);
-        report(record, 'failed', reply);
-      } else if (kind === 'unknown') {
-        report(record, 'unconfirmed', reply);
-        stop(`the connection to the mail server was lost during a message (${reply})`);
-      } else {
-        await store.releaseInvitation(record.email, messageId);
-        report(record, 'not_sent', reply);
-        if (kind === 'blocked') stop(`the mail server refuses this session (${reply})`);
-        if (kind === 'unreachable') stop(`the mail server cannot be reached (${reply})`);
-      }
-      return;
+    }
+    const kind = classifyFailure(error);
+    const reply = failureReply(error);
+    if (kind === 'refused') {
+      await store.failInvitation(email, messageId, reply);
+      return report(record, 'failed', reply);
+    }
+    if (kind === 'unknown') {
+      report(record, 'unconfirmed', reply);
+      return stop(`the connection to the mail server was lost during a message (${reply})`);
+    }
+    // Deferred, blocked or unreachable: the server took nothing, so the member goes back.
+    await store.releaseInvitation(email, messageId);
+    report(record, 'not_sent', reply);
+    if (kind === 'blocked') stop(`the mail server refuses this session (${reply})`);
+    if (kind === 'unreachable') stop(`the mail server cannot be reached (${reply})`);
+  }
+
+  /** One connection's share of a claim: takes the next member until none is left. */
+  async function worker(claimed: WaitlistRecord[]): Promise<void> {
+    for (let record = claimed.shift(); record; record = claimed.shift()) {
+      if (!halted()) await pace();
+      // Once the run halts, the members it claimed and never tried go back to never invited.
+      if (halted()) await store.releaseInvitation(record.email, record.invitation!.messageId);
+      else await deliver(record);
     }
   }
 
-  async function worker(): Promise<void> {
-    for (;;) {
-      if (halted()) return;
-      const record = await queue.next();
-      if (!record) return;
-      await pace.take();
-      if (halted()) {
-        queue.putBack(record);
-        return;
-      }
-      await deliver(record);
+  async function claimAndSend(): Promise<void> {
+    let resending = options.resendUnconfirmed;
+    let claimedCount = 0;
+    while (!halted() && claimedCount < options.count) {
+      const count = Math.min(CLAIM_SIZE, options.count - claimedCount);
+      const claim = { count, filter: options.filter, at: deps.now().toISOString(), messageIdDomain: senderDomain(options.from) };
+      const claimed = await store.claimInvitees(resending ? { ...claim, claimedBefore: startedAt } : claim);
+      claimedCount += claimed.length;
+      if (claimed.length === 0 && !resending) return;
+      if (claimed.length === 0) resending = false;
+      await Promise.all(Array.from({ length: options.connections }, () => worker(claimed).catch(storeFailed)));
     }
   }
 
-  try {
-    await Promise.all(Array.from({ length: options.connections }, worker));
-  } catch (error) {
-    stop(`the store failed (${(error as Error).message})`);
-  }
-  await confirmations.settle();
-  // Claimed, never tried: back to never invited, so the next run picks them first.
-  for (const record of await queue.leftOver()) await store.releaseInvitation(record.email, record.invitation!.messageId);
+  await claimAndSend().catch(storeFailed);
   if (deps.signal?.aborted) stop('interrupted');
   return summary;
 }

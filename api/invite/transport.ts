@@ -4,25 +4,16 @@
  * handshake (STARTTLS, login) is paid once per connection rather than once per message.
  */
 import { readFile } from 'node:fs/promises';
-import nodemailer from 'nodemailer';
-import type { SendMailOptions } from 'nodemailer/lib/mailer';
+import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
 import { StartupError } from '../sidecar/store/errors.ts';
 
-export type SmtpSettings = NonNullable<Config['SMTP_URL']>;
-
-export interface MailServer {
-  /** Hands one message over; resolves with the server's final reply (250 …). */
-  send(mail: SendMailOptions): Promise<string>;
-  close(): void;
-}
+/** sendMail hands one message over and resolves once the server accepted it (250 …). */
+export type MailServer = Pick<Transporter, 'sendMail' | 'close'>;
 
 /** One line for an operator whose configuration has no mail server. */
 export const NO_SMTP =
   'No mail server configured: set SMTP_URL (e.g. smtp://user:password@mail.example.org:587) to send; --dry-run and --out work without it.';
-
-/** Timeouts short enough that a dead server stops a run within a minute, long enough for a slow relay. */
-const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
 
 export async function openMailServer(config: Config, connections: number): Promise<MailServer> {
   const smtp = config.SMTP_URL;
@@ -30,7 +21,7 @@ export async function openMailServer(config: Config, connections: number): Promi
   const dkim = config.DKIM_DOMAIN && config.DKIM_SELECTOR && config.DKIM_PRIVATE_KEY_FILE
     ? { domainName: config.DKIM_DOMAIN, keySelector: config.DKIM_SELECTOR, privateKey: await readKey(config.DKIM_PRIVATE_KEY_FILE) }
     : undefined;
-  const transport = nodemailer.createTransport({
+  return nodemailer.createTransport({
     pool: true,
     maxConnections: connections,
     host: smtp.host,
@@ -39,32 +30,28 @@ export async function openMailServer(config: Config, connections: number): Promi
     requireTLS: !smtp.secure && smtp.starttls === 'required',
     ignoreTLS: !smtp.secure && smtp.starttls === 'off',
     auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
-    ...TIMEOUTS,
-    ...(dkim ? { dkim } : {}),
+    // Short enough that a dead server stops a run within a minute, long enough for a slow relay.
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 30_000,
+    dkim,
   });
-  return {
-    async send(mail) {
-      return (await transport.sendMail(mail)).response;
-    },
-    close: () => transport.close(),
-  };
 }
 
 async function readKey(file: string): Promise<string> {
   const key = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new StartupError(`DKIM_PRIVATE_KEY_FILE=${JSON.stringify(file)} cannot be read (${error.code ?? error.message}).`);
   });
-  if (!/-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(key)) {
-    throw new StartupError(`DKIM_PRIVATE_KEY_FILE=${JSON.stringify(file)} holds no PEM private key (-----BEGIN PRIVATE KEY-----).`);
-  }
+  const pem = /-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(key);
+  if (!pem) throw new StartupError(`DKIM_PRIVATE_KEY_FILE=${JSON.stringify(file)} holds no PEM private key (-----BEGIN PRIVATE KEY-----).`);
   return key;
 }
 
 /**
- * What a failed send means:
- * - deferred: the server answered 4xx; it may take the message later (retried, then released);
- * - refused: 5xx for this message (recipient or content): that member's invitation failed for good;
- * - blocked: 5xx or TLS trouble for the whole session (login, sender): no message can go, the run stops;
+ * What a failed send means for the message:
+ * - deferred: 4xx, the server may take it later;
+ * - refused: 5xx for this message (recipient or content);
+ * - blocked: 5xx or TLS trouble for the whole session (login, sender): no message can go;
  * - unreachable: no session (refused, DNS, timeout before the greeting): nothing was handed over;
  * - unknown: the connection broke during a transaction: the message may or may not have arrived.
  */

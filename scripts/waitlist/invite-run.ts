@@ -4,8 +4,6 @@
  * selection, confirmation and output; the sending in api/invite/run.ts, the message in
  * invite-message.ts, previews in invite-preview.ts.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
 import { configOrExit } from '../../api/config.ts';
@@ -37,20 +35,6 @@ function wholeNumber(name: string, value: string | boolean | undefined, min: num
     throw new UsageError(`--${name} must be ${name === 'count' ? 'a whole number' : 'a number'} of at least ${min}, not ${JSON.stringify(value)}`);
   }
   return n;
-}
-
-/** The lowest CPU priority for this process; where the system refuses, the run goes on as it is. */
-function yieldCpu(): void {
-  // A nice value is a thread's own on Linux: every thread there is now (V8's helpers among them;
-  // threads made later inherit it from the thread that makes them).
-  const threads = existsSync('/proc/self/task') ? readdirSync('/proc/self/task').map(Number) : [0];
-  for (const thread of threads) {
-    try {
-      setPriority(thread, 19);
-    } catch {
-      // Not permitted (some containers): a run at normal priority still works.
-    }
-  }
 }
 
 async function confirmed(question: string, yes: boolean): Promise<boolean | 'no-terminal'> {
@@ -121,9 +105,6 @@ export async function run({ values }: Parsed): Promise<number> {
       process.stderr.write('Nothing was sent.\n');
       return EXIT.ok;
     }
-    // A run often shares its host with the live service: it takes the CPU only when sign-ups leave
-    // it idle (nice 19), which slows the run on a busy host, never the sign-ups.
-    yieldCpu();
     const mail = await openMailServer(config, CONNECTIONS);
     const output = runOutput(picked.length, json);
     const interrupt = new AbortController();
@@ -139,7 +120,6 @@ export async function run({ values }: Parsed): Promise<number> {
           rate,
           resendUnconfirmed: values['resend-unconfirmed'] === true,
           from,
-          messageIdDomain: domain,
           connections: rate > 0 ? Math.min(CONNECTIONS, Math.ceil(rate)) : CONNECTIONS,
           attempts: ATTEMPTS,
           backoffMs: BACKOFF_MS,

@@ -16,7 +16,7 @@ export async function sendSamples(config: Config, render: Renderer, langs: Lang[
       const now = new Date();
       const messageId = newMessageId(randomUUID(), envelope.domain);
       try {
-        await mail.send(composeInvitation(render({ lang, createdAt: now.toISOString() }), { from: envelope.from, to: envelope.to, messageId, date: now }));
+        await mail.sendMail(composeInvitation(render({ lang, createdAt: now.toISOString() }), { from: envelope.from, to: envelope.to, messageId, date: now }));
       } catch (error) {
         process.stderr.write(`The ${lang} sample was not sent: ${redact(failureReply(error))}\n`);
         return EXIT.error;

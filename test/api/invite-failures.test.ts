@@ -4,7 +4,6 @@
  * member gets two messages, and every member claimed but never confirmed is reported by the next
  * run, never skipped silently and never re-sent unless --resend-unconfirmed says so.
  */
-import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect } from 'vitest';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { SidecarChannel } from '../../api/sidecar/operator/client.ts';
@@ -29,23 +28,6 @@ function atMostOnce(...all: SmtpHarness[]): string[] {
 }
 
 describe.concurrent('waitlist invite under failures', { timeout: 60_000 }, () => {
-  it('invite: a run that sends takes the lowest CPU priority (nice 19) on every thread, so it never slows the sign-ups of a host it shares', async ({ ws }) => {
-    const { dir, seed, smtpServer } = ws;
-    await seed(2);
-    const hanging = await smtpServer({ holdFrom: 0 });
-    const run = startWaitlist({ DATA_DIR: dir, SMTP_URL: hanging.url }, 'invite', '--yes', '--rate', '0', '--count', '2');
-    const exited = new Promise((done) => run.child.on('exit', done));
-    await hanging.waitFor(1);
-    const tasks = await readdir(`/proc/${run.child.pid}/task`);
-    const stats = await Promise.all(tasks.map((task) => readFile(`/proc/${run.child.pid}/task/${task}/stat`, 'utf8')));
-    run.child.kill('SIGKILL');
-    await exited;
-    // The fields after the command's name in parentheses: state is the 3rd of stat(5), nice the 19th.
-    const nice = stats.map((stat) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
-    expect(nice.length).toBeGreaterThan(1);
-    expect(nice).toEqual(nice.map(() => 19));
-  });
-
   it('invite: a 4xx is retried and then accepted; a 5xx for one recipient marks that member failed with the reply and the run goes on', async ({ ws }) => {
     const { dir, seed, records, smtpServer } = ws;
     const invite = inviteOn(dir);

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { WaitlistSignup } from '../../api/contract/index.ts';
 import { loadConfig } from '../../api/config.ts';
 import type { InviteClaim } from '../../api/sidecar/domain/invitation.ts';
@@ -61,15 +61,11 @@ function invitationContract(open: () => Promise<Opened>): void {
     const { store, reopen } = await open();
     await seed(store);
     const [a, b, c] = await store.claimInvitees(claim(3));
-    // One group: a stale Message-ID, the right one, and a member nobody claimed.
-    expect(
-      await store.confirmInvitations([
-        { email: a.email, messageId: '<other@example.org>', at: AT },
-        { email: a.email, messageId: a.invitation!.messageId, at: '2026-11-25T12:00:01.000Z' },
-        { email: 'nobody@example.com', messageId: a.invitation!.messageId, at: AT },
-      ]),
-    ).toEqual([false, true, false]);
-    expect(await store.confirmInvitations([{ email: a.email, messageId: a.invitation!.messageId, at: '2026-11-25T12:00:02.000Z' }])).toEqual([false]);
+    // A stale Message-ID, a member nobody claimed, the right one, then the same again.
+    expect(await store.confirmInvitation(a.email, '<other@example.org>', AT)).toBe(false);
+    expect(await store.confirmInvitation('nobody@example.com', a.invitation!.messageId, AT)).toBe(false);
+    expect(await store.confirmInvitation(a.email, a.invitation!.messageId, '2026-11-25T12:00:01.000Z')).toBe(true);
+    expect(await store.confirmInvitation(a.email, a.invitation!.messageId, '2026-11-25T12:00:02.000Z')).toBe(false);
     expect(await store.failInvitation(b.email, b.invitation!.messageId, '550 5.1.1   mailbox\r\n unavailable')).toBe(true);
     expect(await store.releaseInvitation(c.email, c.invitation!.messageId)).toBe(true);
     const again = await reopen();
@@ -88,7 +84,7 @@ function invitationContract(open: () => Promise<Opened>): void {
     const { store } = await open();
     await seed(store);
     const [a] = await store.claimInvitees(claim(1));
-    await store.confirmInvitations([{ email: a.email, messageId: a.invitation!.messageId, at: AT }]);
+    await store.confirmInvitation(a.email, a.invitation!.messageId, AT);
     await store.upsert({ email: a.email, consent: true, lang: 'de' }, 'form', '2026-11-26T00:00:00.000Z');
     expect((await store.show(a.email))!.invitation).toMatchObject({ state: 'sent' });
     expect((await store.claimInvitees(claim(1))).map((r) => r.email)).toEqual(['m1@example.com']);
@@ -112,18 +108,19 @@ function invitationContract(open: () => Promise<Opened>): void {
     expect(await store.claimInvitees(claim(10))).toEqual([]);
   });
 
-  it('invite store: claimsHeld says per claim whether the record still holds it, so not once sent, erased or re-claimed', async () => {
+  it('invite store: once sent, erased or re-claimed, a claim can no longer be confirmed, failed or released', async () => {
     const { store } = await open();
     await seed(store);
-    const ref = (r: WaitlistRecord) => ({ email: r.email, messageId: r.invitation!.messageId });
-    const [a, b, c, d] = await store.claimInvitees(claim(4, { at: '2026-11-25T10:00:00.000Z' }));
-    await store.confirmInvitations([{ ...ref(a), at: AT }]);
+    const [a, b, c] = await store.claimInvitees(claim(3, { at: '2026-11-25T10:00:00.000Z' }));
+    expect(await store.confirmInvitation(a.email, a.invitation!.messageId, AT)).toBe(true);
     expect(await store.erase(b.email)).toBe(true);
     const [again] = await store.claimInvitees(claim(1, { claimedBefore: AT }));
     expect(again.email).toBe(c.email);
-    const nobody = { email: 'nobody@example.com', messageId: d.invitation!.messageId };
-    expect(await store.claimsHeld([ref(a), ref(b), ref(c), ref(d), ref(again), nobody])).toEqual([false, false, false, true, true, false]);
-    expect(await store.claimsHeld([])).toEqual([]);
+    expect(await store.releaseInvitation(a.email, a.invitation!.messageId)).toBe(false);
+    expect(await store.failInvitation(b.email, b.invitation!.messageId, '550 gone')).toBe(false);
+    expect(await store.confirmInvitation(c.email, c.invitation!.messageId, AT)).toBe(false);
+    expect(await store.confirmInvitation(again.email, again.invitation!.messageId, AT)).toBe(true);
+    expect((await store.show(a.email))!.invitation).toMatchObject({ state: 'sent' });
   });
 
   it('invite store: concurrent claims never hand out one member twice', async () => {
@@ -164,53 +161,21 @@ describe('invitations (JSON store)', () => {
     };
   });
 
-  it('invite store: a run\'s write goes with the next sign-up\'s commit instead of one of its own, and alone is on disk within 50 ms', async () => {
+  it('invite store: each invitation step is on disk when it resolves', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'invite-store-'));
-    let commits = 0;
-    const store = await JsonWaitlistStore.open(dir, { onCommit: () => (commits += 1) });
+    const store = await JsonWaitlistStore.open(dir);
     cleanups.push(async () => {
       await store.close();
       await rm(dir, { recursive: true, force: true });
     });
     await seed(store);
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const before = commits;
-      let answered = false;
-      const claiming = store.claimInvitees(claim(1)).finally(() => (answered = true));
-      for (let turn = 0; turn < 5; turn++) await new Promise((done) => setImmediate(done));
-      expect(answered).toBe(false);
-      await store.upsert({ email: 'late@example.com', consent: true }, 'json', AT);
-      const [m0] = await claiming;
-      expect(commits - before).toBe(1);
-      const releasing = store.releaseInvitation(m0.email, m0.invitation!.messageId);
-      await vi.advanceTimersByTimeAsync(50);
-      expect(await releasing).toBe(true);
-      expect(commits - before).toBe(2);
-    } finally {
-      vi.useRealTimers();
-    }
-    const onDisk = await JsonWaitlistStore.readOnly(dir);
-    expect((await onDisk!.show('m0@example.com'))!.invitation).toBeUndefined();
-    expect(await onDisk!.show('late@example.com')).toBeDefined();
-  });
-
-  it('invite store: a run\'s write still waiting for a commit is written by close()', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'invite-store-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const store = await JsonWaitlistStore.open(dir);
-    await seed(store);
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const claiming = store.claimInvitees(claim(1));
-      await store.close();
-      expect((await claiming).map((r) => r.email)).toEqual(['m0@example.com']);
-    } finally {
-      vi.useRealTimers();
-    }
-    const again = await JsonWaitlistStore.open(dir);
-    cleanups.push(() => again.close());
-    expect((await again.unconfirmedInvitations()).map((r) => r.email)).toEqual(['m0@example.com']);
+    const onDisk = async (email: string) => (await (await JsonWaitlistStore.readOnly(dir))!.show(email))!.invitation;
+    const [a, b] = await store.claimInvitees(claim(2));
+    expect(await onDisk(a.email)).toMatchObject({ state: 'claimed', messageId: a.invitation!.messageId });
+    await store.confirmInvitation(a.email, a.invitation!.messageId, AT);
+    expect(await onDisk(a.email)).toMatchObject({ state: 'sent', invitedAt: AT });
+    await store.releaseInvitation(b.email, b.invitation!.messageId);
+    expect(await onDisk(b.email)).toBeUndefined();
   });
 
   it('invite store: a data file written before invitations existed reads unchanged', async () => {
@@ -237,7 +202,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'invitations (PostgreSQL stor
     const json = await JsonWaitlistStore.open(dir);
     await seed(json);
     const [a, b] = await json.claimInvitees(claim(3));
-    await json.confirmInvitations([{ email: a.email, messageId: a.invitation!.messageId, at: AT }]);
+    await json.confirmInvitation(a.email, a.invitation!.messageId, AT);
     await json.failInvitation(b.email, b.invitation!.messageId, '550 no such user');
     await json.close();
     const url = await engine().createSchema();

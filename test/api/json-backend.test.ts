@@ -97,15 +97,15 @@ describe('JSON backend', () => {
     expect(await served.store.count()).toBe(1);
   });
 
-  it('operator channel: whether claims are still held answers as the store itself does; a group of more than 64 is refused', async () => {
+  it('operator channel: a confirmation changes only the claim it names; a malformed one is refused', async () => {
     const served = await backend({ serveOperator: true });
     await served.store.upsert(signup('a@example.com'), 'json', at);
     const channel = new SidecarChannel(operatorSocketPath(dir));
     const [a] = await channel.claimInvitees({ count: 1, filter: {}, at, messageIdDomain: 'example.org' });
-    const refs = [{ email: a.email, messageId: a.invitation!.messageId }, { email: a.email, messageId: '<other@example.org>' }];
-    expect(await channel.claimsHeld(refs)).toEqual([true, false]);
-    expect(await channel.claimsHeld(refs)).toEqual(await served.store.claimsHeld(refs));
-    await expect(channel.claimsHeld(Array.from({ length: 65 }, () => refs[0]))).rejects.toThrow('answered 400');
+    expect(await channel.confirmInvitation(a.email, '<other@example.org>', at)).toBe(false);
+    expect(await channel.confirmInvitation(a.email, a.invitation!.messageId, at)).toBe(true);
+    expect((await served.store.show(a.email))!.invitation).toMatchObject({ state: 'sent', invitedAt: at });
+    await expect(channel.confirmInvitation(a.email, a.invitation!.messageId, 'yesterday')).rejects.toThrow('answered 400');
   });
 
   it('operator channel: a command stopped longer than the sidecar keeps an idle connection (Ctrl-Z, then fg) goes on with its next call', { timeout: 20_000 }, async () => {

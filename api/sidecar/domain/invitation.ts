@@ -32,23 +32,6 @@ export const Invitation = z
   .strict();
 export type Invitation = z.infer<typeof Invitation>;
 
-/**
- * The most claims one call of a run names (confirmations, checks that claims are still held): the
- * operator channel's largest request, and what a run sends at once.
- */
-export const MAX_CLAIMS_PER_CALL = 64;
-
-/** A run's claim on a member: the Message-ID it gave them. */
-export interface ClaimRef {
-  email: string;
-  messageId: string;
-}
-
-/** A message the mail server accepted (250) at `at`, for the claim with that Message-ID. */
-export interface SentInvitation extends ClaimRef {
-  at: string;
-}
-
 /** Which members an invite run may pick (every given field must match). */
 export interface InviteFilter {
   lang?: Lang;
@@ -97,6 +80,11 @@ export function matchesInviteFilter(record: { lang: Lang; role?: Role; building?
 export function claimable(invitation: Invitation | undefined, claim: Pick<InviteClaim, 'claimedBefore'>): boolean {
   if (claim.claimedBefore === undefined) return invitation === undefined;
   return invitation?.state === 'claimed' && Date.parse(invitation.claimedAt) < Date.parse(claim.claimedBefore);
+}
+
+/** Whether the record still holds the run's claim: claimed under this Message-ID, not erased, sent or re-claimed. */
+export function holdsClaim(record: { invitation?: Invitation } | undefined, messageId: string): boolean {
+  return record?.invitation?.state === 'claimed' && record.invitation.messageId === messageId;
 }
 
 /** A fresh Message-ID on the operator's domain: `<uuid@domain>` (PostgreSQL builds the same with gen_random_uuid()). */

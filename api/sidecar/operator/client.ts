@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import type { WaitlistStats } from '../../contract/index.ts';
 import type { DayRange, DaySeries } from '../domain/day-series.ts';
 import type { WaitlistRecord } from '../domain/record.ts';
-import { failureText, type ClaimRef, type InviteClaim, type InviteFilter, type SentInvitation } from '../domain/invitation.ts';
+import { failureText, type InviteClaim, type InviteFilter } from '../domain/invitation.ts';
 import type { InvitationStore } from '../store/waitlist-store.ts';
 import type { ExportFilter, OperatorStore } from '../store/waitlist-store.ts';
 
@@ -67,12 +67,8 @@ export class SidecarChannel implements OperatorStore, InvitationStore {
     return ((await this.#json('POST', '/invite/claim', claim)) as { records: WaitlistRecord[] }).records;
   }
 
-  async confirmInvitations(sent: readonly SentInvitation[]): Promise<boolean[]> {
-    return ((await this.#json('POST', '/invite/confirm', { sent })) as { done: boolean[] }).done;
-  }
-
-  async claimsHeld(claims: readonly ClaimRef[]): Promise<boolean[]> {
-    return ((await this.#json('POST', '/invite/held', { claims })) as { held: boolean[] }).held;
+  async confirmInvitation(email: string, messageId: string, at: string): Promise<boolean> {
+    return ((await this.#json('POST', '/invite/confirm', { email, messageId, at })) as { done: boolean }).done;
   }
 
   async failInvitation(email: string, messageId: string, reply: string): Promise<boolean> {

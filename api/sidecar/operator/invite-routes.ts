@@ -5,17 +5,16 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
-import { InviteClaimSchema, InviteFilterSchema, MAX_CLAIMS_PER_CALL } from '../domain/invitation.ts';
+import { InviteClaimSchema, InviteFilterSchema } from '../domain/invitation.ts';
 import type { InvitationStore } from '../store/waitlist-store.ts';
 
-/** The largest invitation request (a claim, a group of confirmations, or a failure with the server's reply). */
+/** The largest invitation request (a failure with the server's reply). */
 const MAX_INVITE_REQUEST_BYTES = 65_536;
 /** The longest server reply a failure carries (it is stored shortened: domain/invitation.ts failureText). */
 const MAX_REPLY_CHARS = 16_384;
 
 const Settle = z.object({ email: z.string().min(1), messageId: z.string().min(1) }).strict();
-const Confirm = z.object({ sent: z.array(Settle.extend({ at: z.iso.datetime() }).strict()).min(1).max(MAX_CLAIMS_PER_CALL) }).strict();
-const Held = z.object({ claims: z.array(Settle).min(1).max(MAX_CLAIMS_PER_CALL) }).strict();
+const Confirm = Settle.extend({ at: z.iso.datetime() }).strict();
 const Fail = Settle.extend({ reply: z.string().max(MAX_REPLY_CHARS) }).strict();
 
 export type Answer = (status: number, body: unknown) => void;
@@ -24,8 +23,7 @@ export type Answer = (status: number, body: unknown) => void;
 export async function inviteRoute(store: InvitationStore, route: string, req: IncomingMessage, answer: Answer): Promise<boolean> {
   const handlers: Record<string, (body: unknown) => Promise<unknown> | undefined> = {
     'POST /invite/claim': (body) => ifValid(InviteClaimSchema, body, async (claim) => ({ records: await store.claimInvitees(claim) })),
-    'POST /invite/confirm': (body) => ifValid(Confirm, body, async ({ sent }) => ({ done: await store.confirmInvitations(sent) })),
-    'POST /invite/held': (body) => ifValid(Held, body, async ({ claims }) => ({ held: await store.claimsHeld(claims) })),
+    'POST /invite/confirm': (body) => ifValid(Confirm, body, async (c) => ({ done: await store.confirmInvitation(c.email, c.messageId, c.at) })),
     'POST /invite/fail': (body) => ifValid(Fail, body, async (f) => ({ done: await store.failInvitation(f.email, f.messageId, f.reply) })),
     'POST /invite/release': (body) => ifValid(Settle, body, async (r) => ({ done: await store.releaseInvitation(r.email, r.messageId) })),
     'POST /invite/unconfirmed': (body) =>

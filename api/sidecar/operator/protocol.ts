@@ -12,8 +12,7 @@
  *   POST /show   {"email": e}      the record, or 404
  *   POST /erase  {"email": e}      {"erased": true|false}, once durable
  *   POST /invite/claim       InviteClaim (domain/invitation.ts)  {"records": [...]} claimed, once durable
- *   POST /invite/confirm     {"sent": [{"email", "messageId", "at"}, …]} (1–64)  {"done": [true|false, …]}, one durable write
- *   POST /invite/held        {"claims": [{"email", "messageId"}, …]} (1–64)  {"held": [true|false, …]}, a read
+ *   POST /invite/confirm     {"email", "messageId", "at"}        {"done": true|false}, once durable
  *   POST /invite/fail        {"email", "messageId", "reply"}     {"done": true|false}, once durable
  *   POST /invite/release     {"email", "messageId"}              {"done": true|false}, once durable
  *   POST /invite/unconfirmed {"filter": InviteFilter}            {"records": [...]} claimed, never confirmed

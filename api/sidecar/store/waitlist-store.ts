@@ -6,7 +6,7 @@
  */
 import type { Lang, WaitlistSignup, WaitlistStats } from '../../contract/index.ts';
 import type { Channel } from '../domain/consent.ts';
-import type { ClaimRef, InviteClaim, InviteFilter, SentInvitation } from '../domain/invitation.ts';
+import type { InviteClaim, InviteFilter } from '../domain/invitation.ts';
 import type { WaitlistRecord } from '../domain/record.ts';
 import type { DayRange, DaySeries } from '../domain/day-series.ts';
 
@@ -72,17 +72,8 @@ export interface InvitationStore {
    * Picks never-invited members, or with claim.claimedBefore those left claimed before it.
    */
   claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]>;
-  /**
-   * claimed -> sent, for each accepted message, in one durable write (a run records them in
-   * groups: one write per message would slow the sign-ups); per entry, false when the record or
-   * that claim is gone.
-   */
-  confirmInvitations(sent: readonly SentInvitation[]): Promise<boolean[]>;
-  /**
-   * Per entry, whether the member's record still holds that claim (claimed, that Message-ID):
-   * false once the member was erased, or re-claimed by another run. A read, for a group at once.
-   */
-  claimsHeld(claims: readonly ClaimRef[]): Promise<boolean[]>;
+  /** claimed -> sent, accepted by the mail server at `at`; false when the record or that claim is gone. */
+  confirmInvitation(email: string, messageId: string, at: string): Promise<boolean>;
   /** claimed -> failed with the server's reply (a permanent refusal); false when the record or that claim is gone. */
   failInvitation(email: string, messageId: string, reply: string): Promise<boolean>;
   /** claimed -> never invited, for a claim whose message certainly never reached the server (the run stopped first). */

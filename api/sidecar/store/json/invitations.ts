@@ -1,27 +1,18 @@
 /**
  * The invitation steps (domain/invitation.ts) over the JSON engine's table in memory; the store
- * commits each change with its group commit before it answers. One process writes the table (the
- * sidecar, or the operator command holding the data-directory lock), so a claim needs no lock of
- * its own: two runs reach the same table through the sidecar one request at a time.
+ * commits each change before it answers. One process writes the table (the sidecar, or the
+ * operator command holding the data-directory lock), so a claim needs no lock of its own: two runs
+ * reach the same table through the sidecar one request at a time.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  claimable,
-  matchesInviteFilter,
-  newMessageId,
-  type ClaimRef,
-  type InviteClaim,
-  type InviteFilter,
-  type Invitation,
-} from '../../domain/invitation.ts';
+import { claimable, holdsClaim, matchesInviteFilter, newMessageId, type InviteClaim, type InviteFilter, type Invitation } from '../../domain/invitation.ts';
 import type { WaitlistRecord } from '../../domain/record.ts';
 import type { RecordTable } from './record-table.ts';
 
 /** Claims the next members (InvitationStore.claimInvitees) in the table; the caller commits. */
 export function claimIn(table: RecordTable, claim: InviteClaim): WaitlistRecord[] {
   const claimed: WaitlistRecord[] = [];
-  // Never-invited members from where they begin; a re-claim of old claims looks at every record.
-  for (const record of claim.claimedBefore === undefined ? table.neverInvited() : table.values()) {
+  for (const record of table.values()) {
     if (claimed.length >= claim.count) break;
     if (!claimable(record.invitation, claim) || !matchesInviteFilter(record, claim.filter)) continue;
     const invitation: Invitation = { state: 'claimed', claimedAt: claim.at, messageId: newMessageId(randomUUID(), claim.messageIdDomain) };
@@ -46,16 +37,6 @@ export function settleIn(
   if (!holdsClaim(record, messageId)) return false;
   table.put(withInvitation(record!, next(record!.invitation!)));
   return true;
-}
-
-/** Per claim, whether the table's record still holds it (InvitationStore.claimsHeld). */
-export function heldIn(table: RecordTable, claims: readonly ClaimRef[]): boolean[] {
-  return claims.map(({ email, messageId }) => holdsClaim(table.get(email), messageId));
-}
-
-/** Whether the record is claimed under this Message-ID (no other run's, not moved on). */
-function holdsClaim(record: WaitlistRecord | undefined, messageId: string): boolean {
-  return record?.invitation?.state === 'claimed' && record.invitation.messageId === messageId;
 }
 
 export function unconfirmedIn(table: RecordTable, filter: InviteFilter = {}): WaitlistRecord[] {

@@ -4,11 +4,9 @@
  * A sign-up is applied to the in-memory table at once and then waits for the next commit. While a
  * commit is on its way to disk, later sign-ups gather; the next commit serialises once and writes
  * them all. A promise resolves only after the write that holds its change is on disk (fsync of
- * file and directory), so an answered sign-up survives a crash. An invite run's writes ride along
- * with the next commit, and start one themselves only when none comes soon (RIDE_ALONG_MS). The
- * previous generation of the file is kept as the next write's temporary file (recycled-file.ts)
- * while the store is open;
- * an erasure and close() remove it, so no older copy outlives them. Statistics are kept as the
+ * file and directory), so an answered sign-up survives a crash. The previous generation of the
+ * file is kept as the next write's temporary file (recycled-file.ts) while the store is open; an
+ * erasure and close() remove it, so no older copy outlives them. Statistics are kept as the
  * table changes (running-stats.ts). Reads see the table in memory, changes included as soon as
  * they are made (each is on disk within one commit).
  */
@@ -23,8 +21,8 @@ import { DaySeriesTally, type DayRange, type DaySeries } from '../../domain/day-
 import type { EngineHealth } from '../../health/engine-health.ts';
 import { EngineUnavailableError } from '../../health/unavailable.ts';
 import { matchesFilter, type CommitInfo, type ExportFilter, type WaitlistStore } from '../waitlist-store.ts';
-import { failureText, type ClaimRef, type Invitation, type InviteClaim, type InviteFilter, type SentInvitation } from '../../domain/invitation.ts';
-import { claimIn, failedInvitation, heldIn, sentInvitation, settleIn, unconfirmedIn } from './invitations.ts';
+import { failureText, type Invitation, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
+import { claimIn, failedInvitation, sentInvitation, settleIn, unconfirmedIn } from './invitations.ts';
 import { DurableJsonFile } from './json-adapter.ts';
 import { RecordTable } from './record-table.ts';
 import { RunningStats } from './running-stats.ts';
@@ -33,13 +31,6 @@ import { storeCodec } from './store-file.ts';
 export const STORE_FILE_NAME = 'waitlist.json';
 /** Records an export hands out between two turns of the event loop, so serving goes on meanwhile. */
 const EXPORT_BATCH = 1000;
-/**
- * How long an invite run's write waits to ride on the next commit before it starts one itself.
- * A commit writes the whole file; one started for the run alone, in the moment between two
- * commits of sign-ups, makes the sign-ups that arrive meanwhile wait for it and then for their
- * own. While sign-ups come, the run's writes go with theirs.
- */
-const RIDE_ALONG_MS = 50;
 
 export interface JsonStoreOptions {
   /** Called after every group commit (metrics). */
@@ -69,9 +60,6 @@ interface Waiter {
   discardPrevious?: boolean;
 }
 
-/** One claim to move on: `next` gives its new invitation (undefined: never invited). */
-type Settlement = { email: string; messageId: string; next: (claimed: Invitation) => Invitation | undefined };
-
 export class JsonWaitlistStore implements WaitlistStore {
   readonly #db: Low<RecordTable>;
   readonly #file: DurableJsonFile<RecordTable>;
@@ -79,9 +67,6 @@ export class JsonWaitlistStore implements WaitlistStore {
   readonly #onCommit: JsonStoreOptions['onCommit'];
   readonly #health: EngineHealth | undefined;
   #waiting: Waiter[] = [];
-  /** Changes no visitor waits on (an invite run's): they go with the next commit (#rideAlong). */
-  #riding: Waiter[] = [];
-  #rideTimer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
   #closed = false;
   #readOnly = false;
@@ -207,33 +192,15 @@ export class JsonWaitlistStore implements WaitlistStore {
     });
   }
 
-  /** Resolves once the changes made so far are on disk, with the next commit or after RIDE_ALONG_MS. */
-  #rideAlong(): Promise<void> {
-    if (this.#closed) return Promise.reject(new Error('store is closed'));
-    return new Promise<void>((resolve, reject) => {
-      this.#riding.push({ resolve, reject });
-      this.#armRide();
-    });
-  }
-
-  #armRide(): void {
-    this.#rideTimer ??= setTimeout(() => {
-      this.#rideTimer = undefined;
-      if (this.#riding.length > 0) this.#startFlush();
-    }, RIDE_ALONG_MS);
-  }
-
   #startFlush(): void {
     // setImmediate lets the sign-ups of the same I/O turn join this commit.
     this.#flushing ??= new Promise<void>((done) => setImmediate(() => this.#flush().then(done)));
   }
 
   async #flush(): Promise<void> {
-    // The first write takes whoever waits; the next ones are for sign-ups (riders join them).
     do {
-      const batch = this.#waiting.concat(this.#riding);
+      const batch = this.#waiting;
       this.#waiting = [];
-      this.#riding = [];
       const startedAt = this.#health?.now();
       try {
         const started = performance.now();
@@ -251,55 +218,42 @@ export class JsonWaitlistStore implements WaitlistStore {
       }
     } while (this.#waiting.length > 0);
     this.#flushing = undefined;
-    if (this.#riding.length > 0) this.#armRide();
   }
 
   async claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]> {
     if (this.#closed) throw new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed');
     const claimed = claimIn(this.#db.data, claim);
-    if (claimed.length > 0) await this.#rideAlong();
+    if (claimed.length > 0) await this.sync();
     return claimed;
   }
 
-  confirmInvitations(sent: readonly SentInvitation[]): Promise<boolean[]> {
-    return this.#settle(sent.map(({ email, messageId, at }) => ({ email, messageId, next: (claimed) => sentInvitation(claimed, at) })));
-  }
-
-  async claimsHeld(claims: readonly ClaimRef[]): Promise<boolean[]> {
-    return heldIn(this.#db.data, claims);
+  confirmInvitation(email: string, messageId: string, at: string): Promise<boolean> {
+    return this.#settle(email, messageId, (claimed) => sentInvitation(claimed, at));
   }
 
   failInvitation(email: string, messageId: string, reply: string): Promise<boolean> {
-    return this.#settleOne({ email, messageId, next: (claimed) => failedInvitation(claimed, failureText(reply)) });
+    return this.#settle(email, messageId, (claimed) => failedInvitation(claimed, failureText(reply)));
   }
 
   releaseInvitation(email: string, messageId: string): Promise<boolean> {
-    return this.#settleOne({ email, messageId, next: () => undefined });
+    return this.#settle(email, messageId, () => undefined);
   }
 
   async unconfirmedInvitations(filter?: InviteFilter): Promise<WaitlistRecord[]> {
     return unconfirmedIn(this.#db.data, filter);
   }
 
-  /** Moves each named claim on, in one commit; per change, false when the record or that claim is gone. */
-  async #settle(changes: readonly Settlement[]): Promise<boolean[]> {
+  /** Moves the named claim on (next: its new invitation, or undefined), committed; false when the record or that claim is gone. */
+  async #settle(email: string, messageId: string, next: (claimed: Invitation) => Invitation | undefined): Promise<boolean> {
     if (this.#closed) throw new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed');
-    const done = changes.map(({ email, messageId, next }) => settleIn(this.#db.data, email, messageId, next));
-    if (done.includes(true)) await this.#rideAlong();
-    return done;
-  }
-
-  async #settleOne(change: Settlement): Promise<boolean> {
-    const [done] = await this.#settle([change]);
+    const done = settleIn(this.#db.data, email, messageId, next);
+    if (done) await this.sync();
     return done;
   }
 
   async close(): Promise<void> {
     if (this.#readOnly) return;
     this.#closed = true;
-    clearTimeout(this.#rideTimer);
-    this.#rideTimer = undefined;
-    if (this.#riding.length > 0) this.#startFlush();
     while (this.#flushing) await this.#flushing;
     await this.#file.discardPrevious();
   }

@@ -6,7 +6,7 @@
  * Each call commits before it resolves.
  */
 import type pg from 'pg';
-import { failureText, type ClaimRef, type InviteClaim, type InviteFilter, type SentInvitation } from '../../domain/invitation.ts';
+import { failureText, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
 import type { WaitlistRecord } from '../../domain/record.ts';
 import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
 
@@ -46,30 +46,8 @@ async function settle(pool: pg.Pool, email: string, messageId: string, set: stri
   return (rowCount ?? 0) > 0;
 }
 
-/** Every accepted message of a group in one statement (one commit); per entry, whether its claim was still there. */
-export async function confirmInvitations(pool: pg.Pool, sent: readonly SentInvitation[]): Promise<boolean[]> {
-  if (sent.length === 0) return [];
-  const { rows } = await pool.query<{ email: string; message_id: string }>(
-    `UPDATE waitlist AS w SET invite_state = 'sent', invited_at = s.at
-     FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS s (email, message_id, at)
-     WHERE w.email = s.email AND w.invite_message_id = s.message_id AND w.invite_state = 'claimed'
-     RETURNING w.email, w.invite_message_id AS message_id`,
-    [sent.map((s) => s.email), sent.map((s) => s.messageId), sent.map((s) => s.at)],
-  );
-  const confirmed = new Set(rows.map((row) => `${row.message_id} ${row.email}`));
-  return sent.map((s) => confirmed.has(`${s.messageId} ${s.email}`));
-}
-
-/** One read for a group (InvitationStore.claimsHeld). */
-export async function claimsHeld(pool: pg.Pool, claims: readonly ClaimRef[]): Promise<boolean[]> {
-  if (claims.length === 0) return [];
-  const { rows } = await pool.query<{ i: string }>(
-    `SELECT s.i FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS s (email, message_id, i)
-     JOIN waitlist AS w ON w.email = s.email AND w.invite_message_id = s.message_id AND w.invite_state = 'claimed'`,
-    [claims.map((c) => c.email), claims.map((c) => c.messageId)],
-  );
-  const held = new Set(rows.map((row) => Number(row.i) - 1));
-  return claims.map((_, i) => held.has(i));
+export function confirmInvitation(pool: pg.Pool, email: string, messageId: string, at: string): Promise<boolean> {
+  return settle(pool, email, messageId, "invite_state = 'sent', invited_at = $3", [at]);
 }
 
 export function failInvitation(pool: pg.Pool, email: string, messageId: string, reply: string): Promise<boolean> {

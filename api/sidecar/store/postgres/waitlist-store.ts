@@ -14,7 +14,7 @@ import { signupsPerDay } from './day-series.ts';
 import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
 import { readStats } from './stats-query.ts';
 import { upsertQuery } from './upsert-statement.ts';
-import type { ClaimRef, InviteClaim, InviteFilter, SentInvitation } from '../../domain/invitation.ts';
+import type { InviteClaim, InviteFilter } from '../../domain/invitation.ts';
 import * as invitations from './invitations.ts';
 
 /** Rows fetched per round trip of an export. */
@@ -163,14 +163,9 @@ export class PostgresWaitlistStore implements WaitlistStore {
     return invitations.claimInvitees(this.#pool, claim);
   }
 
-  confirmInvitations(sent: readonly SentInvitation[]): Promise<boolean[]> {
+  confirmInvitation(email: string, messageId: string, at: string): Promise<boolean> {
     this.#open();
-    return invitations.confirmInvitations(this.#pool, sent);
-  }
-
-  claimsHeld(claims: readonly ClaimRef[]): Promise<boolean[]> {
-    this.#open();
-    return invitations.claimsHeld(this.#pool, claims);
+    return invitations.confirmInvitation(this.#pool, email, messageId, at);
   }
 
   failInvitation(email: string, messageId: string, reply: string): Promise<boolean> {
