@@ -4,7 +4,7 @@
  * The operation details are the document's own English text in both languages.
  */
 import { DEFAULT_LANG, DISCOVERY_PATHS, LANGS, PAGE_PATHS, type Lang } from '../contract/index.ts';
-import { code, link, paragraph, parseMarkdown, stringify } from './mdast.ts';
+import { code, link, paragraph, parseMarkdown, stringifyMarkdown } from './markdown.ts';
 import { openApiSections } from './openapi-markdown.ts';
 import type { OpenApiDocument } from './openapi-types.ts';
 
@@ -70,7 +70,7 @@ const ORDER = 41;
 export function referenceEntries(doc: OpenApiDocument): ReferenceEntry[] {
   return LANGS.map((lang) => {
     const text = TEXT[lang];
-    const body = stringify([...text.intro(doc), ...parseMarkdown(doc.info.description), ...openApiSections(doc, 2)]);
+    const body = stringifyMarkdown([...text.intro(doc), ...parseMarkdown(doc.info.description).children, ...openApiSections(doc, 2)]);
     return { id: collectionId(lang), data: { key: REFERENCE_KEY, title: text.title, description: text.description, order: ORDER }, body };
   });
 }

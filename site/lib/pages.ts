@@ -6,7 +6,7 @@
 import { getCollection } from 'astro:content';
 import { DEFAULT_LANG, LANGS, type Lang } from '../../api/contract/enums.ts';
 import { twinPath } from '../../api/contract/paths.ts';
-import { checkPageMarkdown } from './markdown.ts';
+import { parseMarkdown, walk } from '../../api/docs/markdown.ts';
 import { BROKEN_ENTRY } from './pages-loader.ts';
 import type { PageData } from './page-schema.ts';
 import { fillHtml, fillText } from './placeholders.ts';
@@ -54,6 +54,22 @@ interface Entry {
   body?: string;
   filePath?: string;
   rendered?: { html: string };
+}
+
+/**
+ * The page layout writes the title as the only H1, and twins must stay readable without a
+ * browser, so a page body has no H1 and no raw HTML.
+ */
+function checkPageMarkdown(markdown: string, source: string): void {
+  for (const node of walk(parseMarkdown(markdown))) {
+    const line = node.position ? ` (body line ${node.position.start.line})` : '';
+    if (node.type === 'heading' && node.depth === 1) {
+      throw new Error(`${source}${line}: the body must not contain an H1 (# …); the title is the H1. Start sections with ##.`);
+    }
+    if (node.type === 'html') {
+      throw new Error(`${source}${line}: raw HTML is not allowed in page Markdown (twins must be clean Markdown): ${node.value.slice(0, 60)}`);
+    }
+  }
 }
 
 function langPrefix(lang: Lang): string {
