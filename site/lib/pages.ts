@@ -18,9 +18,6 @@ export const PAGE_COLLECTIONS = ['pages', 'reference'] as const;
 export type PageKind = 'page' | 'notFound';
 
 export interface Page {
-  collection: string;
-  /** Collection id: `<lang>` or `<lang>/<slug>`. */
-  id: string;
   /** Where the page comes from, for error messages (e.g. content/en/thanks.md). */
   source: string;
   lang: Lang;
@@ -76,11 +73,6 @@ function langPrefix(lang: Lang): string {
   return lang === DEFAULT_LANG ? '' : `/${lang}`;
 }
 
-/** The home page of a language: `/` or `/de/`. */
-export function homePath(lang: Lang): string {
-  return `${langPrefix(lang)}/`;
-}
-
 function toPage(entry: Entry): Omit<Page, 'alternates'> {
   const source = entry.filePath ?? `${entry.collection}:${entry.id}`;
   // Only in the preview: a save whose frontmatter failed (site/lib/pages-loader.ts).
@@ -94,8 +86,6 @@ function toPage(entry: Entry): Omit<Page, 'alternates'> {
   const route = `${langPrefix(lang)}/${rest.map((s) => `${s}/`).join('')}`;
   const { data } = entry;
   return {
-    collection: entry.collection,
-    id: entry.id,
     source,
     lang,
     key: data.key,
@@ -155,11 +145,4 @@ export function getAllPages(): Promise<Page[]> {
     );
   })();
   return cached;
-}
-
-/** The page with `key` in `lang`, for links between known pages (throws if it is missing). */
-export async function pageByKey(key: string, lang: Lang): Promise<Page> {
-  const page = (await getAllPages()).find((p) => p.key === key && p.lang === lang);
-  if (!page) throw new Error(`no page with key "${key}" in ${lang}`);
-  return page;
 }
