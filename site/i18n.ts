@@ -26,7 +26,6 @@ const en = {
     markdown: 'This page as Markdown',
   },
   form: {
-    label: 'Join the waitlist',
     email: 'Work e-mail',
     emailHint: 'We write once, when your early access is ready.',
     ...consentLabel('en'),
@@ -35,7 +34,6 @@ const en = {
     noAnswer: 'Prefer not to say',
     honeypot: 'Leave this field empty',
     submit: 'Request early access',
-    sending: 'Sending…',
   },
   roles: {
     developer: 'Software developer',
@@ -85,7 +83,6 @@ const de: Ui = {
     markdown: 'Diese Seite als Markdown',
   },
   form: {
-    label: 'Auf die Warteliste',
     email: 'Geschäftliche E-Mail-Adresse',
     emailHint: 'Wir schreiben Ihnen einmal, sobald Ihr früher Zugang bereitsteht.',
     ...consentLabel('de'),
@@ -94,7 +91,6 @@ const de: Ui = {
     noAnswer: 'Keine Angabe',
     honeypot: 'Dieses Feld bitte leer lassen',
     submit: 'Frühen Zugang anfragen',
-    sending: 'Wird gesendet …',
   },
   roles: {
     developer: 'Softwareentwicklung',
