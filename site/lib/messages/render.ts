@@ -66,7 +66,7 @@ function checkPlaceholders(file: TemplateFile): void {
   const check = (text: string, line: number) => {
     for (const [whole, name] of text.matchAll(PLACEHOLDER)) {
       if (!isMessagePlaceholder(name)) {
-        throw new TemplateError(`${file.source}:${line}: unknown placeholder ${whole}. Known placeholders: ${knownList()} (see docs/operator.md)`);
+        throw new TemplateError(`${file.source}:${line}: unknown placeholder ${whole}. Known placeholders: ${Object.keys(MESSAGE_PLACEHOLDERS).map((n) => `{${n}}`).join(', ')} (see docs/operator.md)`);
       }
     }
   };
@@ -77,10 +77,6 @@ function checkPlaceholders(file: TemplateFile): void {
       throw new TemplateError(`${file.source}:${file.bodyLine}: the message must use {${name}}: every message says when the reader joined, links the privacy notice and says how to leave the list`);
     }
   }
-}
-
-function knownList(): string {
-  return Object.keys(MESSAGE_PLACEHOLDERS).map((n) => `{${n}}`).join(', ');
 }
 
 const RENDERED = new Set(['root', 'paragraph', 'heading', 'text', 'emphasis', 'strong', 'link', 'list', 'listItem', 'break', 'inlineCode', 'thematicBreak', 'blockquote']);
