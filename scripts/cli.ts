@@ -93,8 +93,8 @@ export async function runProgram(program: Program, argv: string[]): Promise<numb
 }
 
 function parseCommand(command: Subcommand, args: string[]): Parsed {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
-  for (const [key, { type, short }] of Object.entries(command.options ?? {})) options[key] = short ? { type, short } : { type };
+  // parseArgs reads `type` and `short` of each option and leaves `choices` to the check below.
+  const options: Record<string, OptionSpec> = { help: { type: 'boolean', short: 'h' }, ...command.options };
   const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
   if (values.help) return { values, positionals };
   for (const [key, spec] of Object.entries(command.options ?? {})) {

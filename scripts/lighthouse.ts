@@ -4,8 +4,9 @@
  * a temp DATA_DIR, prints the four category scores of each page and the audits that cost points,
  * writes docs/lighthouse.json, and stops everything. Exits 1 when a score is below 100.
  *
- * Performance is timed on a shared 2-core machine, so each page is run RUNS times and the median
- * run (by performance score) is reported, as Lighthouse's own variability guide recommends.
+ * The performance score varies from run to run with the host's load, so each page is run RUNS
+ * times and the median run (by performance score) is reported, as Lighthouse's variability guide
+ * recommends.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';

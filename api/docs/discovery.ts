@@ -17,28 +17,10 @@ export const API_CATALOG_CONTENT_TYPE = 'application/linkset+json; profile="http
  */
 export const OPENAPI_LINK_TYPE = 'application/json';
 
-export interface LinkTarget {
-  href: string;
-  type: string;
-  title?: string;
-}
-
-export interface LinkContext {
-  anchor: string;
-  'service-desc': LinkTarget[];
-  'service-doc': LinkTarget[];
-  status: LinkTarget[];
-  'service-meta': LinkTarget[];
-}
-
-export interface Linkset {
-  linkset: LinkContext[];
-}
-
 const ENV_TITLE: Record<Environment, string> = { production: 'Production', sandbox: 'Sandbox' };
 
 /** RFC 9264 §4.2: the only top-level member is `linkset`; every relation's value is an array. */
-export function apiCatalog(baseUrl: string): Linkset {
+export function apiCatalog(baseUrl: string) {
   return {
     linkset: ENVIRONMENTS.map((env) => {
       const urls = environmentUrls(baseUrl, env);
@@ -58,17 +40,6 @@ export function apiCatalog(baseUrl: string): Linkset {
   };
 }
 
-export interface AuthorizationServerMetadata {
-  issuer: string;
-  token_endpoint: string;
-  response_types_supported: string[];
-  grant_types_supported: string[];
-  token_endpoint_auth_methods_supported: string[];
-  scopes_supported: string[];
-  service_documentation: string;
-  protected_resources: string[];
-}
-
 /**
  * RFC 8414 §2. `response_types_supported` is REQUIRED there, and parsers that hold the document to
  * §2 refuse it when the field is missing; response types belong to the authorization endpoint
@@ -77,7 +48,7 @@ export interface AuthorizationServerMetadata {
  * reads the field finds what it needs, one that ignores it loses nothing (docs/openapi.md).
  * No `jwks_uri`: HS256 keys are never published.
  */
-export function authorizationServerMetadata(baseUrl: string, env: Environment): AuthorizationServerMetadata {
+export function authorizationServerMetadata(baseUrl: string, env: Environment) {
   const urls = environmentUrls(baseUrl, env);
   return {
     issuer: urls.issuer,
@@ -93,20 +64,11 @@ export function authorizationServerMetadata(baseUrl: string, env: Environment): 
   };
 }
 
-export interface ProtectedResourceMetadata {
-  resource: string;
-  authorization_servers: string[];
-  scopes_supported: string[];
-  bearer_methods_supported: string[];
-  resource_name: string;
-  resource_documentation: string;
-}
-
 /**
  * RFC 9728 §2. One resource identifier for the whole /api/v1 tree of an environment (it is also
  * the tokens' audience); see docs/openapi.md for the §3.3 exact-match discussion.
  */
-export function protectedResourceMetadata(baseUrl: string, env: Environment): ProtectedResourceMetadata {
+export function protectedResourceMetadata(baseUrl: string, env: Environment) {
   const urls = environmentUrls(baseUrl, env);
   return {
     resource: urls.resource,

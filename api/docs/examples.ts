@@ -72,10 +72,6 @@ function exampleStats(): WaitlistStats {
   };
 }
 
-function exampleIndex(baseUrl: string): ApiIndex {
-  return apiIndexBody(environmentUrls(baseUrl, 'production'), 'production');
-}
-
 function exampleStatus(baseUrl: string): Status {
   const urls = environmentUrls(baseUrl, 'production');
   return {
@@ -96,16 +92,14 @@ const EXAMPLE_TOKEN: TokenResponse = {
   scope: SCOPES.join(' '),
 };
 
-const ACCEPTED: Accepted = { accepted: true };
-
 /** The example of a 200 body, by its schema. */
 export function successExample(schema: z.ZodType, baseUrl: string): Example {
   const examples = new Map<z.ZodType, Example>([
     [Status, { summary: 'The service is up', value: exampleStatus(baseUrl) }],
     [TokenResponse, { summary: 'A token for the statistics scope', value: EXAMPLE_TOKEN }],
-    [Accepted, { summary: 'Accepted (new, repeated or discarded sign-up)', value: ACCEPTED }],
+    [Accepted, { summary: 'Accepted (new, repeated or discarded sign-up)', value: { accepted: true } satisfies Accepted }],
     [WaitlistStats, { summary: 'Aggregate counts', value: exampleStats() }],
-    [ApiIndex, { summary: 'Links of the production API', value: exampleIndex(baseUrl) }],
+    [ApiIndex, { summary: 'Links of the production API', value: apiIndexBody(environmentUrls(baseUrl, 'production'), 'production') satisfies ApiIndex }],
   ]);
   const example = examples.get(schema);
   if (!example) throw new Error('a success schema has no example: add one in api/docs/examples.ts');

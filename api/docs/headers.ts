@@ -7,87 +7,56 @@ import type { HeaderObject, Ref } from './openapi-types.ts';
 
 const nonNegativeInteger = { type: 'integer', minimum: 0 };
 
+/** Every header the document names is one the answer always carries. */
+function header(description: string, schema: HeaderObject['schema']): HeaderObject {
+  return { description, required: true, schema };
+}
+
 function allowName(methods: readonly string[]): string {
   return `Allow-${methods.join('-')}`;
 }
 
 export function headerComponents(): Record<string, HeaderObject> {
   const headers: Record<string, HeaderObject> = {
-    'RateLimit-Limit': {
-      description: 'Requests allowed in the current window (draft-ietf-httpapi-ratelimit-headers-06).',
-      required: true,
-      schema: nonNegativeInteger,
-    },
-    'RateLimit-Remaining': {
-      description: 'Requests left in the current window.',
-      required: true,
-      schema: nonNegativeInteger,
-    },
-    'RateLimit-Reset': {
-      description: 'Seconds until the current window resets (a delay, not a timestamp).',
-      required: true,
-      schema: nonNegativeInteger,
-    },
-    'RateLimit-Policy': {
-      description: `The quota and its window in seconds, e.g. \`30;w=${RATE_LIMIT_WINDOW_SECONDS}\`.`,
-      required: true,
-      schema: { type: 'string', pattern: '^\\d+;w=\\d+(\\s*,\\s*\\d+;w=\\d+)*$' },
-    },
-    'X-API-Version': {
-      description: 'Major version of the API; the same as the version in the path.',
-      required: true,
-      schema: { type: 'string', const: API_VERSION },
-    },
-    'Retry-After': {
-      description: 'Seconds to wait before the next request (RFC 9110 §10.2.3).',
-      required: true,
-      schema: nonNegativeInteger,
-    },
-    Location: {
-      description: 'The thanks page in the language of the sign-up.',
-      required: true,
-      schema: { type: 'string', format: 'uri-reference' },
-    },
-    'WWW-Authenticate-Bearer': {
-      description:
-        'Bearer challenge (RFC 6750 §3) with a resource_metadata pointer to the protected resource ' +
+    'RateLimit-Limit': header('Requests allowed in the current window (draft-ietf-httpapi-ratelimit-headers-06).', nonNegativeInteger),
+    'RateLimit-Remaining': header('Requests left in the current window.', nonNegativeInteger),
+    'RateLimit-Reset': header('Seconds until the current window resets (a delay, not a timestamp).', nonNegativeInteger),
+    'RateLimit-Policy': header(
+      `The quota and its window in seconds, e.g. \`30;w=${RATE_LIMIT_WINDOW_SECONDS}\`.`,
+      { type: 'string', pattern: '^\\d+;w=\\d+(\\s*,\\s*\\d+;w=\\d+)*$' },
+    ),
+    'X-API-Version': header('Major version of the API; the same as the version in the path.', { type: 'string', const: API_VERSION }),
+    'Retry-After': header('Seconds to wait before the next request (RFC 9110 §10.2.3).', nonNegativeInteger),
+    Location: header('The thanks page in the language of the sign-up.', { type: 'string', format: 'uri-reference' }),
+    'WWW-Authenticate-Bearer': header(
+      'Bearer challenge (RFC 6750 §3) with a resource_metadata pointer to the protected resource ' +
         'metadata (RFC 9728 §5.1); names the error when a token was presented.',
-      required: true,
-      schema: { type: 'string', pattern: '^Bearer ' },
-    },
+      { type: 'string', pattern: '^Bearer ' },
+    ),
     // RFC 9110 §15.5.2: every 401 carries a challenge, also after client_secret_post.
-    'WWW-Authenticate-Basic': {
-      description: 'Basic challenge (RFC 7617) naming the realm of this environment\'s clients.',
-      required: true,
-      schema: { type: 'string', pattern: '^Basic ' },
-    },
-    'Cache-Control-NoStore': {
-      description: 'Token endpoint answers are never cached (RFC 6749 §5.1).',
-      required: true,
-      schema: { type: 'string', pattern: '(^|,)\\s*no-store\\s*(,|$)' },
-    },
-    'Pragma-NoCache': {
-      description: 'The same for HTTP/1.0 caches (RFC 6749 §5.1).',
-      required: true,
-      schema: { type: 'string', const: 'no-cache' },
-    },
-    Deprecation: {
-      description: 'This operation is deprecated (RFC 9745): `@` followed by the Unix time of the deprecation.',
-      required: true,
-      schema: { type: 'string', pattern: '^@-?\\d+$' },
-    },
-    'Link-Successor': {
-      description: 'Link to the successor operation, `rel="successor-version"` (RFC 5829).',
-      required: true,
-      schema: { type: 'string', pattern: '^<[^>]+>\\s*;.*rel="?successor-version"?' },
-    },
+    'WWW-Authenticate-Basic': header(
+      'Basic challenge (RFC 7617) naming the realm of this environment\'s clients.',
+      { type: 'string', pattern: '^Basic ' },
+    ),
+    'Cache-Control-NoStore': header(
+      'Token endpoint answers are never cached (RFC 6749 §5.1).',
+      { type: 'string', pattern: '(^|,)\\s*no-store\\s*(,|$)' },
+    ),
+    'Pragma-NoCache': header('The same for HTTP/1.0 caches (RFC 6749 §5.1).', { type: 'string', const: 'no-cache' }),
+    Deprecation: header(
+      'This operation is deprecated (RFC 9745): `@` followed by the Unix time of the deprecation.',
+      { type: 'string', pattern: '^@-?\\d+$' },
+    ),
+    'Link-Successor': header(
+      'Link to the successor operation, `rel="successor-version"` (RFC 5829).',
+      { type: 'string', pattern: '^<[^>]+>\\s*;.*rel="?successor-version"?' },
+    ),
   };
   for (const route of ROUTES) {
-    headers[allowName(route.methods)] = {
-      description: 'The methods this resource accepts (RFC 9110 §10.2.1).',
-      required: true,
-      schema: { type: 'string', const: route.methods.join(', ') },
-    };
+    headers[allowName(route.methods)] = header('The methods this resource accepts (RFC 9110 §10.2.1).', {
+      type: 'string',
+      const: route.methods.join(', '),
+    });
   }
   return headers;
 }

@@ -4,16 +4,13 @@
  */
 import type { RootContent } from 'mdast';
 import { curlCommand } from './curl.ts';
-import { code, codeBlock, heading, link, list, paragraph, parseInline, parseMarkdown, strong, stringify, table, type Inline } from './mdast.ts';
+import { code, codeBlock, heading, link, list, paragraph, parseInline, parseMarkdown, strong, stringifyMarkdown, table, type Inline } from './markdown.ts';
 import type { HeaderObject, JsonSchema, OpenApiDocument, OperationObject, Ref, SecurityRequirement } from './openapi-types.ts';
 import { fieldRows, refName } from './schema-fields.ts';
 
-const SANDBOX_SERVER = /sandbox/i;
-
+/** The examples run against the sandbox server: it needs no credentials of your own. */
 function sandboxServer(doc: OpenApiDocument): string {
-  const server = doc.servers.find((s) => SANDBOX_SERVER.test(s.description)) ?? doc.servers[0];
-  if (!server) throw new Error('the document has no server');
-  return server.url;
+  return doc.servers.find((server) => server.description === 'Sandbox')!.url;
 }
 
 function fieldTable(doc: OpenApiDocument, schema: Record<string, unknown>) {
@@ -54,7 +51,7 @@ function headerNames(headers: Record<string, HeaderObject | Ref> | undefined): I
 function operationSection(doc: OpenApiDocument, depth: number, method: string, path: string, op: OperationObject): RootContent[] {
   const nodes: RootContent[] = [heading(depth, code(`${method.toUpperCase()} ${path}`), `: ${op.summary}`)];
   if (op.deprecated) nodes.push(paragraph(strong('Deprecated.'), ' It keeps working and answers with a ', code('Deprecation'), ' header.'));
-  nodes.push(...parseMarkdown(op.description));
+  nodes.push(...parseMarkdown(op.description).children);
   nodes.push(list([['Operation ID: ', code(op.operationId)], ['Tag: ', op.tags.join(', ')]]));
   nodes.push(heading(depth + 1, 'Authentication'), list(authentication(doc, op)));
   nodes.push(heading(depth + 1, 'Request fields'));
@@ -95,7 +92,7 @@ export function openApiSections(doc: OpenApiDocument, depth = 2): RootContent[] 
   );
   nodes.push(heading(depth, 'Authentication'));
   for (const [name, scheme] of Object.entries(doc.components.securitySchemes)) {
-    nodes.push(heading(depth + 1, code(name)), ...parseMarkdown(scheme.description));
+    nodes.push(heading(depth + 1, code(name)), ...parseMarkdown(scheme.description).children);
     if (scheme.type === 'oauth2') {
       const flow = scheme.flows.clientCredentials;
       nodes.push(list([['Token URL: ', code(flow.tokenUrl)], ['Scopes: ', ...Object.keys(flow.scopes).map((s) => code(s))]]));
@@ -113,19 +110,11 @@ export function openApiSections(doc: OpenApiDocument, depth = 2): RootContent[] 
 }
 
 /** The whole twin: title, version line, description, then the sections. */
-export function openApiMarkdownTree(doc: OpenApiDocument, documentUrl: string): RootContent[] {
-  return [
-    heading(1, doc.info.title),
-    paragraph(
-      `API version ${doc.info.version}, OpenAPI ${doc.openapi}. Machine-readable: `,
-      link(documentUrl, code(documentUrl)),
-      '.',
-    ),
-    ...parseMarkdown(doc.info.description),
-    ...openApiSections(doc, 2),
-  ];
-}
-
 export function openApiMarkdown(doc: OpenApiDocument, documentUrl: string): string {
-  return stringify(openApiMarkdownTree(doc, documentUrl));
+  return stringifyMarkdown([
+    heading(1, doc.info.title),
+    paragraph(`API version ${doc.info.version}, OpenAPI ${doc.openapi}. Machine-readable: `, link(documentUrl, code(documentUrl)), '.'),
+    ...parseMarkdown(doc.info.description).children,
+    ...openApiSections(doc, 2),
+  ]);
 }

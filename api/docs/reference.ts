@@ -4,19 +4,9 @@
  * The operation details are the document's own English text in both languages.
  */
 import { DEFAULT_LANG, DISCOVERY_PATHS, LANGS, PAGE_PATHS, type Lang } from '../contract/index.ts';
-import { code, link, paragraph, parseMarkdown, stringify } from './mdast.ts';
+import { code, link, paragraph, parseMarkdown, stringifyMarkdown } from './markdown.ts';
 import { openApiSections } from './openapi-markdown.ts';
 import type { OpenApiDocument } from './openapi-types.ts';
-
-export interface ReferenceEntry {
-  /** Collection id `<lang>/<slug>`, which the site turns into PAGE_PATHS.reference[lang]. */
-  id: string;
-  data: { key: string; title: string; description: string; order: number };
-  body: string;
-}
-
-/** Pairs the translations (site/lib/pages.ts); the guide is 'guide'. */
-export const REFERENCE_KEY = 'api-reference';
 
 const TEXT: Record<Lang, { title: string; description: string; intro: (doc: OpenApiDocument) => ReturnType<typeof paragraph>[] }> = {
   en: {
@@ -57,20 +47,18 @@ const TEXT: Record<Lang, { title: string; description: string; intro: (doc: Open
   },
 };
 
-function collectionId(lang: Lang): string {
-  const path = PAGE_PATHS.reference[lang];
-  const prefix = lang === DEFAULT_LANG ? '/' : `/${lang}/`;
-  if (!path.startsWith(prefix)) throw new Error(`reference path ${path} is not under ${prefix}`);
-  return `${lang}/${path.slice(prefix.length).replace(/\/$/, '')}`;
-}
-
-/** Order in the sitemap and llms.txt: right after the guide (order 40). */
-const ORDER = 41;
-
-export function referenceEntries(doc: OpenApiDocument): ReferenceEntry[] {
+/**
+ * Each entry is a page of the site's 'reference' collection: an id `<lang>/<slug>` that the site
+ * routes to PAGE_PATHS.reference[lang], frontmatter fields, and a Markdown body. `key` pairs the
+ * translations (site/lib/pages.ts); the order puts it right after the guide (order 40) in the
+ * sitemap and llms.txt.
+ */
+export function referenceEntries(doc: OpenApiDocument) {
   return LANGS.map((lang) => {
     const text = TEXT[lang];
-    const body = stringify([...text.intro(doc), ...parseMarkdown(doc.info.description), ...openApiSections(doc, 2)]);
-    return { id: collectionId(lang), data: { key: REFERENCE_KEY, title: text.title, description: text.description, order: ORDER }, body };
+    // `/de/entwickler/referenz/` -> `entwickler/referenz`: the language folder is the id's first part.
+    const slug = PAGE_PATHS.reference[lang].split('/').filter(Boolean).slice(lang === DEFAULT_LANG ? 0 : 1).join('/');
+    const body = stringifyMarkdown([...text.intro(doc), ...parseMarkdown(doc.info.description).children, ...openApiSections(doc, 2)]);
+    return { id: `${lang}/${slug}`, data: { key: 'api-reference', title: text.title, description: text.description, order: 41 }, body };
   });
 }

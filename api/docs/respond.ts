@@ -1,8 +1,4 @@
-/** Build-time bodies of the generated documents: pretty JSON with a final newline. */
-export function jsonBody(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
-}
-
+/** Build-time bodies of the generated JSON documents: pretty JSON with a final newline. */
 export function jsonFile(value: unknown, contentType = 'application/json'): Response {
-  return new Response(jsonBody(value), { headers: { 'Content-Type': contentType } });
+  return new Response(`${JSON.stringify(value, null, 2)}\n`, { headers: { 'Content-Type': contentType } });
 }

@@ -34,15 +34,13 @@ function numbersOf(stats: WaitlistStats): Map<string, number> {
   return numbers;
 }
 
-/** computeStats over every record, a batch at a time (the counts of batches add up). */
-async function recount(store: OperatorStore, now: number): Promise<{ stats: WaitlistStats; records: number }> {
-  const sum = computeStats([], now);
+/** Every number of computeStats over all records, a batch at a time (the counts of batches add up). */
+async function recount(store: OperatorStore, now: number): Promise<{ recounted: Map<string, number>; records: number }> {
+  const recounted = new Map<string, number>();
   let records = 0;
   let batch: WaitlistRecord[] = [];
   const add = () => {
-    const part = computeStats(batch, now);
-    for (const name of NUMBERS) sum[name] += part[name];
-    for (const [group] of GROUPS) for (const [key, n] of Object.entries(part[group])) (sum[group] as Record<string, number>)[key] += n;
+    for (const [name, n] of numbersOf(computeStats(batch, now))) recounted.set(name, (recounted.get(name) ?? 0) + n);
     records += batch.length;
     batch = [];
   };
@@ -51,7 +49,7 @@ async function recount(store: OperatorStore, now: number): Promise<{ stats: Wait
     if (batch.length >= BATCH) add();
   }
   add();
-  return { stats: sum, records };
+  return { recounted, records };
 }
 
 interface Verified {
@@ -63,10 +61,9 @@ interface Verified {
 async function verify(store: OperatorStore, now: number, answered: WaitlistStats): Promise<Verified> {
   let before = answered;
   for (let attempt = 1; ; attempt += 1) {
-    const { stats, records } = await recount(store, now);
+    const { recounted, records } = await recount(store, now);
     const after = await store.stats(now);
     if (isDeepStrictEqual(after, before) || attempt === ATTEMPTS) {
-      const recounted = numbersOf(stats);
       const differences = [...numbersOf(after)]
         .filter(([count, n]) => recounted.get(count) !== n)
         .map(([count, n]) => ({ count, answered: n, recounted: recounted.get(count) ?? 0 }));

@@ -3,10 +3,10 @@
  * page of one language, the API reference included, as one Markdown file. One H1 for the file;
  * each page's twin follows with its headings one level down and its canonical URL under its title.
  */
-import type { Heading, Root, RootContent } from 'mdast';
+import type { Heading, RootContent } from 'mdast';
 import type { Lang } from '../../api/contract/enums.ts';
 import { BRAND } from '../../api/contract/brand.ts';
-import { stringifyMarkdown, walk } from './markdown.ts';
+import { heading, link, paragraph, stringifyMarkdown, walk } from '../../api/docs/markdown.ts';
 import { LLMS_FULL_MAX_BYTES, llmsFullPath } from './llms-full-path.ts';
 import type { Page } from './pages.ts';
 import { twinTree } from './twin.ts';
@@ -24,28 +24,19 @@ const HEADING: Record<Lang, (product: string) => { title: string; summary: strin
   }),
 };
 
-function demote(tree: Root): RootContent[] {
-  for (const node of walk(tree)) if (node.type === 'heading') node.depth = Math.min(6, node.depth + 1) as Heading['depth'];
-  return tree.children;
-}
-
 export function buildLlmsFull(pages: readonly Page[], lang: Lang, baseUrl: string): string {
   const text = HEADING[lang](BRAND.product);
-  const children: RootContent[] = [
-    { type: 'heading', depth: 1, children: [{ type: 'text', value: text.title }] },
-    { type: 'blockquote', children: [{ type: 'paragraph', children: [{ type: 'text', value: text.summary }] }] },
-  ];
+  const children: RootContent[] = [heading(1, text.title), { type: 'blockquote', children: [paragraph(text.summary)] }];
   for (const page of pages.filter((p) => p.lang === lang && p.kind === 'page')) {
-    const [title, ...rest] = demote(twinTree(page));
+    const twin = twinTree(page);
+    for (const node of walk({ type: 'root', children: twin })) {
+      if (node.type === 'heading') node.depth = Math.min(6, node.depth + 1) as Heading['depth'];
+    }
+    const [title, ...rest] = twin;
     const url = `${baseUrl}${page.path}`;
-    children.push(
-      { type: 'thematicBreak' },
-      title!,
-      { type: 'paragraph', children: [{ type: 'text', value: `${text.source} ` }, { type: 'link', url, children: [{ type: 'text', value: url }] }] },
-      ...rest,
-    );
+    children.push({ type: 'thematicBreak' }, title!, paragraph(`${text.source} `, link(url, url)), ...rest);
   }
-  const body = stringifyMarkdown({ type: 'root', children });
+  const body = stringifyMarkdown(children);
   if (Buffer.byteLength(body) > LLMS_FULL_MAX_BYTES) {
     throw new Error(`${llmsFullPath(lang)} is ${Buffer.byteLength(body)} bytes, more than LLMS_FULL_MAX_BYTES (${LLMS_FULL_MAX_BYTES}) in site/lib/llms-full.ts: shorten pages or raise the bound and its note in docs/site.md`);
   }

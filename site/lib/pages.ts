@@ -6,7 +6,7 @@
 import { getCollection } from 'astro:content';
 import { DEFAULT_LANG, LANGS, type Lang } from '../../api/contract/enums.ts';
 import { twinPath } from '../../api/contract/paths.ts';
-import { checkPageMarkdown } from './markdown.ts';
+import { parseMarkdown, walk } from '../../api/docs/markdown.ts';
 import { BROKEN_ENTRY } from './pages-loader.ts';
 import type { PageData } from './page-schema.ts';
 import { fillHtml, fillText } from './placeholders.ts';
@@ -18,9 +18,6 @@ export const PAGE_COLLECTIONS = ['pages', 'reference'] as const;
 export type PageKind = 'page' | 'notFound';
 
 export interface Page {
-  collection: string;
-  /** Collection id: `<lang>` or `<lang>/<slug>`. */
-  id: string;
   /** Where the page comes from, for error messages (e.g. content/en/thanks.md). */
   source: string;
   lang: Lang;
@@ -56,13 +53,24 @@ interface Entry {
   rendered?: { html: string };
 }
 
-function langPrefix(lang: Lang): string {
-  return lang === DEFAULT_LANG ? '' : `/${lang}`;
+/**
+ * The page layout writes the title as the only H1, and twins must stay readable without a
+ * browser, so a page body has no H1 and no raw HTML.
+ */
+function checkPageMarkdown(markdown: string, source: string): void {
+  for (const node of walk(parseMarkdown(markdown))) {
+    const line = node.position ? ` (body line ${node.position.start.line})` : '';
+    if (node.type === 'heading' && node.depth === 1) {
+      throw new Error(`${source}${line}: the body must not contain an H1 (# …); the title is the H1. Start sections with ##.`);
+    }
+    if (node.type === 'html') {
+      throw new Error(`${source}${line}: raw HTML is not allowed in page Markdown (twins must be clean Markdown): ${node.value.slice(0, 60)}`);
+    }
+  }
 }
 
-/** The home page of a language: `/` or `/de/`. */
-export function homePath(lang: Lang): string {
-  return `${langPrefix(lang)}/`;
+function langPrefix(lang: Lang): string {
+  return lang === DEFAULT_LANG ? '' : `/${lang}`;
 }
 
 function toPage(entry: Entry): Omit<Page, 'alternates'> {
@@ -78,8 +86,6 @@ function toPage(entry: Entry): Omit<Page, 'alternates'> {
   const route = `${langPrefix(lang)}/${rest.map((s) => `${s}/`).join('')}`;
   const { data } = entry;
   return {
-    collection: entry.collection,
-    id: entry.id,
     source,
     lang,
     key: data.key,
@@ -139,11 +145,4 @@ export function getAllPages(): Promise<Page[]> {
     );
   })();
   return cached;
-}
-
-/** The page with `key` in `lang`, for links between known pages (throws if it is missing). */
-export async function pageByKey(key: string, lang: Lang): Promise<Page> {
-  const page = (await getAllPages()).find((p) => p.key === key && p.lang === lang);
-  if (!page) throw new Error(`no page with key "${key}" in ${lang}`);
-  return page;
 }

@@ -48,16 +48,11 @@ const PLAIN = /(?<!\$)\{([a-z_]+)\}/g;
 // The Markdown renderer percent-encodes braces inside link destinations.
 const ENCODED = /%7B([a-z_]+)%7D/gi;
 
-export class PlaceholderError extends Error {}
-
 function lookup(values: Record<string, string>, name: string, source: string): string {
   const value = values[name];
   if (value === undefined) {
-    throw new PlaceholderError(
-      `${source}: unknown placeholder {${name}}. Known placeholders: ${Object.keys(values)
-        .map((n) => `{${n}}`)
-        .join(', ')} (see docs/site.md).`,
-    );
+    const known = Object.keys(values).map((n) => `{${n}}`);
+    throw new Error(`${source}: unknown placeholder {${name}}. Known placeholders: ${known.join(', ')} (see docs/site.md).`);
   }
   return value;
 }

@@ -4,6 +4,7 @@
  * samples this repository ships with. Building (astro.config.mjs) and starting (scripts/start.ts)
  * refuse with the list of what to fill in; ALLOW_SAMPLE_DETAILS=true lets a staging site through.
  */
+import type { Config } from '../../api/config.ts';
 import { BRAND } from '../../api/contract/brand.ts';
 
 /**
@@ -36,11 +37,7 @@ const OPERATOR_FIELDS: ReadonlyArray<{ key: OperatorKey; what: string }> = [
   { key: 'privacyEmail', what: 'data-protection e-mail' },
 ];
 
-export interface GuardInput {
-  BASE_URL: string;
-  SECURITY_CONTACT: string;
-  ALLOW_SAMPLE_DETAILS: boolean;
-}
+type GuardInput = Pick<Config, 'BASE_URL' | 'SECURITY_CONTACT' | 'ALLOW_SAMPLE_DETAILS'>;
 
 /** Every sample value still in place, one line each; empty when nothing is left to fill in. */
 export function sampleDetails(securityContact: string, operator: Operator = BRAND.operator): string[] {

@@ -14,8 +14,3 @@ export const CONTENT_SIGNALS: string = config.CONTENT_SIGNALS;
 
 /** RFC 9116 Contact URI for security.txt. */
 export const SECURITY_CONTACT: string = config.SECURITY_CONTACT;
-
-/** Absolute URL of a root-relative path. */
-export function absolute(path: string): string {
-  return `${BASE_URL}${path}`;
-}

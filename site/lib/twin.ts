@@ -4,40 +4,34 @@
  * root-relative link made absolute (a twin is often read out of context), and on pages with the
  * sign-up form, the API sign-up section in its place.
  */
-import type { Nodes, Root } from 'mdast';
+import type { RootContent } from 'mdast';
 import { LANGS } from '../../api/contract/enums.ts';
-import { parseMarkdown, stringifyMarkdown, walk } from './markdown.ts';
+import { heading, paragraph, parseMarkdown, stringifyMarkdown, walk } from '../../api/docs/markdown.ts';
 import type { Page } from './pages.ts';
 import { signupMarkdown } from './signup-markdown.ts';
 import { BASE_URL } from './site-config.ts';
 
-function absolutize(node: Nodes): void {
-  if ((node.type === 'link' || node.type === 'definition' || node.type === 'image') && /^\/(?!\/)/.test(node.url)) {
-    node.url = `${BASE_URL}${node.url}`;
-  }
-}
-
 /** The twin without front matter, as a tree (llms-full.txt nests it under its own H1). */
-export function twinTree(page: Page): Root {
-  const body = parseMarkdown(page.markdown);
-  const tree: Root = {
-    type: 'root',
-    children: [
-      { type: 'heading', depth: 1, children: [{ type: 'text', value: page.title }] },
-      { type: 'paragraph', children: [{ type: 'text', value: page.description }] },
-      ...body.children,
-      ...(page.signup ? parseMarkdown(signupMarkdown(page.lang)).children : []),
-    ],
-  };
-  for (const node of walk(tree)) absolutize(node);
-  return tree;
+export function twinTree(page: Page): RootContent[] {
+  const children = [
+    heading(1, page.title),
+    paragraph(page.description),
+    ...parseMarkdown(page.markdown).children,
+    ...(page.signup ? parseMarkdown(signupMarkdown(page.lang)).children : []),
+  ];
+  for (const node of walk({ type: 'root', children })) {
+    if ((node.type === 'link' || node.type === 'definition' || node.type === 'image') && /^\/(?!\/)/.test(node.url)) {
+      node.url = `${BASE_URL}${node.url}`;
+    }
+  }
+  return children;
 }
 
 /**
  * YAML 1.2 front matter. Strings are JSON strings, which YAML reads as double-quoted scalars, so
  * no title or description can break it. A 404 page has no canonical URL and no alternates.
  */
-export function frontMatter(page: Page): string {
+function frontMatter(page: Page): string {
   const lines = [`title: ${JSON.stringify(page.title)}`, `description: ${JSON.stringify(page.description)}`];
   if (page.kind === 'page') lines.push(`canonical: ${JSON.stringify(`${BASE_URL}${page.path}`)}`);
   lines.push(`lang: ${page.lang}`);

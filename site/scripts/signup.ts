@@ -10,15 +10,6 @@ function control(form: HTMLFormElement, name: string): HTMLInputElement {
   return form.elements.namedItem(name) as HTMLInputElement;
 }
 
-function errorElement(input: HTMLInputElement): HTMLElement {
-  return document.getElementById(input.dataset.error!)!;
-}
-
-function describedBy(input: HTMLInputElement, ids: string[]): void {
-  if (ids.length) input.setAttribute('aria-describedby', ids.join(' '));
-  else input.removeAttribute('aria-describedby');
-}
-
 function announce(form: HTMLFormElement, message: string, state?: 'success' | 'error'): void {
   const status = form.querySelector<HTMLElement>('[role="status"]')!;
   if (state) status.dataset.state = state;
@@ -26,32 +17,28 @@ function announce(form: HTMLFormElement, message: string, state?: 'success' | 'e
   status.textContent = message;
 }
 
-function clearErrors(form: HTMLFormElement): void {
-  for (const name of Object.values(FIELD_ERRORS)) {
-    const input = control(form, name);
-    const error = errorElement(input);
-    input.removeAttribute('aria-invalid');
-    describedBy(input, (input.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id && id !== error.id));
-    error.hidden = true;
-    error.textContent = '';
-  }
-  announce(form, '');
+/** Shows a field's error (a message) or clears it (none); its own description, the hint, stays first. */
+function setFieldError(form: HTMLFormElement, name: FieldName, message?: string): void {
+  const input = control(form, name);
+  const error = document.getElementById(input.dataset.error!)!;
+  const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id && id !== error.id);
+  if (message) ids.push(error.id);
+  if (ids.length) input.setAttribute('aria-describedby', ids.join(' '));
+  else input.removeAttribute('aria-describedby');
+  if (message) input.setAttribute('aria-invalid', 'true');
+  else input.removeAttribute('aria-invalid');
+  error.textContent = message ?? '';
+  error.hidden = !message;
 }
 
-function fieldMessage(form: HTMLFormElement, name: FieldName): string {
-  return name === FIELD.email ? form.dataset.msgInvalidEmail! : form.dataset.msgConsentRequired!;
+function clearErrors(form: HTMLFormElement): void {
+  for (const name of Object.values(FIELD_ERRORS)) setFieldError(form, name);
+  announce(form, '');
 }
 
 /** Marks the fields and moves focus to the first of them. */
 function showFieldErrors(form: HTMLFormElement, names: FieldName[]): void {
-  for (const name of names) {
-    const input = control(form, name);
-    const error = errorElement(input);
-    error.textContent = fieldMessage(form, name);
-    error.hidden = false;
-    input.setAttribute('aria-invalid', 'true');
-    describedBy(input, [...(input.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean), error.id]);
-  }
+  for (const name of names) setFieldError(form, name, name === FIELD.email ? form.dataset.msgInvalidEmail! : form.dataset.msgConsentRequired!);
   control(form, names[0]).focus();
   announce(form, form.dataset.msgCheckField!, 'error');
 }

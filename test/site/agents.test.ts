@@ -8,7 +8,7 @@ import { LANGS } from '../../api/contract/enums.ts';
 import { DISCOVERY_PATHS, environmentUrls } from '../../api/contract/paths.ts';
 import { LLMS_FULL_MAX_BYTES, llmsFullPath } from '../../site/lib/llms-full-path.ts';
 import { buildRobotsTxt } from '../../site/lib/robots.ts';
-import { parseMarkdown, walk } from '../../site/lib/markdown.ts';
+import { parseMarkdown, walk } from '../../api/docs/markdown.ts';
 import { BASE_URL, htmlPages, read, requireBuild, resolves } from './support/dist.ts';
 import { splitFrontMatter } from './support/front-matter.ts';
 import { tags } from './support/html.ts';

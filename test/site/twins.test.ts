@@ -3,7 +3,7 @@ import { BUILDING, LANGS, ROLES } from '../../api/contract/enums.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../api/contract/errors.ts';
 import { EMAIL_MAX_LENGTH, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET } from '../../api/contract/limits.ts';
 import { PAGE_PATHS, environmentUrls, twinPath } from '../../api/contract/paths.ts';
-import { parseMarkdown, walk } from '../../site/lib/markdown.ts';
+import { parseMarkdown, walk } from '../../api/docs/markdown.ts';
 import { BASE_URL, fileFor, files, htmlPages, read, requireBuild, resolves } from './support/dist.ts';
 import { splitFrontMatter } from './support/front-matter.ts';
 import { forms, tags, text } from './support/html.ts';

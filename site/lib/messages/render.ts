@@ -1,13 +1,13 @@
 /**
  * A message template (template-file.ts) compiled once into the subject, an HTML body and a plain
  * text body, placeholders still in place; fillMessage() then makes each member's copy. The body
- * goes through the site's Markdown parser (site/lib/markdown.ts). The HTML is deliberately plain:
+ * goes through the site's Markdown parser (api/docs/markdown.ts). The HTML is deliberately plain:
  * inline styles only (mail clients drop style sheets), no images, so it reads the same in every
  * client and with images blocked; the text part says the same in words and bare links.
  */
 import type { Nodes } from 'mdast';
 import { BRAND } from '../../../api/contract/brand.ts';
-import { parseMarkdown, walk } from '../markdown.ts';
+import { parseMarkdown, walk } from '../../../api/docs/markdown.ts';
 import { isMessagePlaceholder, MESSAGE_PLACEHOLDERS, PLACEHOLDER, REQUIRED_PLACEHOLDERS } from './placeholders.ts';
 import { TemplateError, type TemplateFile } from './template-file.ts';
 
@@ -66,7 +66,7 @@ function checkPlaceholders(file: TemplateFile): void {
   const check = (text: string, line: number) => {
     for (const [whole, name] of text.matchAll(PLACEHOLDER)) {
       if (!isMessagePlaceholder(name)) {
-        throw new TemplateError(`${file.source}:${line}: unknown placeholder ${whole}. Known placeholders: ${knownList()} (see docs/operator.md)`);
+        throw new TemplateError(`${file.source}:${line}: unknown placeholder ${whole}. Known placeholders: ${Object.keys(MESSAGE_PLACEHOLDERS).map((n) => `{${n}}`).join(', ')} (see docs/operator.md)`);
       }
     }
   };
@@ -77,10 +77,6 @@ function checkPlaceholders(file: TemplateFile): void {
       throw new TemplateError(`${file.source}:${file.bodyLine}: the message must use {${name}}: every message says when the reader joined, links the privacy notice and says how to leave the list`);
     }
   }
-}
-
-function knownList(): string {
-  return Object.keys(MESSAGE_PLACEHOLDERS).map((n) => `{${n}}`).join(', ');
 }
 
 const RENDERED = new Set(['root', 'paragraph', 'heading', 'text', 'emphasis', 'strong', 'link', 'list', 'listItem', 'break', 'inlineCode', 'thematicBreak', 'blockquote']);

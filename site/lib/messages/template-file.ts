@@ -26,13 +26,9 @@ export interface TemplateFile {
   bodyLine: number;
 }
 
-export function templatePath(root: string, lang: Lang, name: string): string {
-  return path.join(root, 'content', lang, MESSAGES_DIR, `${name}.md`);
-}
-
 /** Reads and splits a template; TemplateError (file:line) when the file or its front matter is wrong. */
 export async function readTemplateFile(root: string, lang: Lang, name: string): Promise<TemplateFile> {
-  const file = templatePath(root, lang, name);
+  const file = path.join(root, 'content', lang, MESSAGES_DIR, `${name}.md`);
   const source = path.relative(root, file).split(path.sep).join('/');
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new TemplateError(`${source}: ${error.code === 'ENOENT' ? 'missing: write the message in this file' : error.message}`);

@@ -1,19 +1,43 @@
 /**
- * Small mdast (Markdown syntax tree) builders and the one serialiser: the Markdown twin and the
- * reference page are built as trees and stringified by remark (with GFM tables), never glued.
+ * Markdown as a tree (mdast): one parser and one serialiser (remark with GFM tables) for the
+ * page twins, llms-full.txt, the reference page, the OpenAPI twin and the message templates, and
+ * small builders, so that generated Markdown is built as a tree and never glued as text.
  */
-import type { BlockContent, Heading, List, PhrasingContent, Root, RootContent, Table, TableCell } from 'mdast';
+import type { BlockContent, Heading, List, Nodes, PhrasingContent, Root, RootContent, Table, TableCell } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
+
+const processor = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkStringify, { bullet: '-', emphasis: '_', fences: true, rule: '-' });
+
+export function parseMarkdown(markdown: string): Root {
+  return processor.parse(markdown);
+}
+
+export function stringifyMarkdown(children: RootContent[]): string {
+  return processor.stringify({ type: 'root', children });
+}
+
+/** Every node of the tree, depth first. */
+export function* walk(node: Nodes): Generator<Nodes> {
+  yield node;
+  if ('children' in node) for (const child of node.children) yield* walk(child);
+}
+
+/** Inline Markdown (e.g. a response description with code spans) as phrasing nodes. */
+export function parseInline(markdown: string): PhrasingContent[] {
+  return parseMarkdown(markdown).children.flatMap((node) => (node.type === 'paragraph' ? node.children : []));
+}
 
 export type Inline = PhrasingContent | string;
 
 const phrasing = (parts: Inline[]): PhrasingContent[] =>
   parts.map((part) => (typeof part === 'string' ? { type: 'text', value: part } : part));
 
-export const text = (value: string): PhrasingContent => ({ type: 'text', value });
 export const code = (value: string): PhrasingContent => ({ type: 'inlineCode', value });
 export const strong = (...parts: Inline[]): PhrasingContent => ({ type: 'strong', children: phrasing(parts) });
 export const link = (url: string, ...parts: Inline[]): PhrasingContent => ({ type: 'link', url, children: phrasing(parts) });
@@ -43,21 +67,3 @@ export const table = (header: string[], rows: Inline[][][]): Table => ({
   align: header.map(() => null),
   children: [header.map((h) => [h]), ...rows].map((row) => ({ type: 'tableRow', children: row.map(cell) })),
 });
-
-/** Prose authored as Markdown in the contract (descriptions) becomes tree nodes, not text. */
-export function parseMarkdown(markdown: string): RootContent[] {
-  return unified().use(remarkParse).use(remarkGfm).parse(markdown).children;
-}
-
-/** Inline Markdown (e.g. a response description with code spans) as phrasing nodes. */
-export function parseInline(markdown: string): PhrasingContent[] {
-  return parseMarkdown(markdown).flatMap((node) => (node.type === 'paragraph' ? node.children : []));
-}
-
-export function stringify(children: RootContent[]): string {
-  const root: Root = { type: 'root', children };
-  return unified()
-    .use(remarkGfm)
-    .use(remarkStringify, { bullet: '-', fences: true, rule: '-', emphasis: '_', listItemIndent: 'one' })
-    .stringify(root);
-}
