@@ -1,47 +1,33 @@
 /**
- * A lowdb adapter over one JSON file that (unlike lowdb's JSONFile/steno) makes every write
- * durable (store/recycled-file.ts) and lets the owner serialise: `serialize` runs once per write,
- * synchronously at its start, so the bytes on disk are the data as it was when the write began.
+ * A lowdb adapter over the waitlist file that (unlike lowdb's JSONFile/steno) makes every write
+ * durable: temporary file, fsync, rename, fsync of the directory (store/durable-file.ts).
  */
 import type { Adapter } from 'lowdb';
-import { discardRecycled, readSnapshot, removeLeftovers, replaceRecycling } from './recycled-file.ts';
+import { readCommitted, replaceFileDurably } from '../durable-file.ts';
+import type { RecordTable } from './record-table.ts';
+import { storeCodec, type StoreCodec } from './store-file.ts';
 
-export interface JsonFileCodec<T> {
-  /** Parses and validates the file's text; throws on a corrupt or foreign file. */
-  parse(text: string): T;
-  serialize(data: T): Uint8Array[];
-}
-
-export class DurableJsonFile<T> implements Adapter<T> {
+export class DurableJsonFile implements Adapter<RecordTable> {
   readonly path: string;
-  readonly #codec: JsonFileCodec<T>;
+  readonly #codec: StoreCodec;
   /** The size of the file the last write started. */
   lastWriteBytes = 0;
 
-  constructor(path: string, codec: JsonFileCodec<T>) {
+  constructor(path: string) {
     this.path = path;
-    this.#codec = codec;
+    this.#codec = storeCodec(path);
   }
 
-  /** One whole commit, also while another process writes (readSnapshot). */
-  async read(): Promise<T | null> {
-    const text = await readSnapshot(this.path);
+  /** One whole commit, also while another process writes. */
+  async read(): Promise<RecordTable | null> {
+    const text = await readCommitted(this.path);
     return text === undefined ? null : this.#codec.parse(text);
   }
 
-  write(data: T): Promise<void> {
-    const chunks = this.#codec.serialize(data);
-    this.lastWriteBytes = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
-    return replaceRecycling(this.path, chunks);
-  }
-
-  /** For the writer holding the data-directory lock, before its first write. */
-  removeLeftovers(): Promise<void> {
-    return removeLeftovers(this.path);
-  }
-
-  /** Drops the previous generation kept for the next write; never while a write is in flight. */
-  discardPrevious(): Promise<void> {
-    return discardRecycled(this.path);
+  write(table: RecordTable): Promise<void> {
+    // Serialised synchronously at the start, so the bytes on disk are the table as it was then.
+    const bytes = Buffer.from(this.#codec.serialize(table));
+    this.lastWriteBytes = bytes.byteLength;
+    return replaceFileDurably(this.path, bytes);
   }
 }
