@@ -26,7 +26,7 @@ export function createApp(deps: AppDeps): H3 {
   app.use(apiLayer({ ...deps, limiter, trust: trustedProxies(deps.config.TRUST_PROXY, { peerless: true }), mounts }));
 
   for (const { mount, ctx } of mounts.values()) {
-    for (const method of mount.route.methods) app.on(method, mount.path, (event) => mount.module.handle(event, ctx));
+    for (const method of mount.route.methods) app.on(method, mount.path, (event) => mount.handler(event, ctx));
     // Any other method, unknown ones included: 405 with Allow from the route table (RFC 9110 §15.5.6).
     const allow = mount.route.methods.join(', ');
     app.all(mount.path, () => {

@@ -1,12 +1,12 @@
 /**
  * The one middleware every request passes, so every response has the same shape: rate limiting, the routing
  * of unknown paths to 404, error rendering, the API headers on every answer (X-API-Version and
- * the four RateLimit-* fields, plus the route's own), HEAD without a body. Request lines are the
+ * the four RateLimit-* fields, plus the route's own from the route table), HEAD without a body. Request lines are the
  * front's (api/front/log.ts); error lines here carry the front's request id.
  */
 import { getRequestIP, type Middleware } from 'h3';
 import { FastResponse } from 'srvx';
-import { API_VERSION, rateLimitPolicy, type RateLimitPolicy } from '../../contract/index.ts';
+import { API_VERSION, errorStyleOf, rateLimitPolicy, routeHeaders, type RateLimitPolicy } from '../../contract/index.ts';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../deps.ts';
 import type { Mount } from '../mount.ts';
@@ -15,7 +15,6 @@ import { addressBucket, clientAddress, type Trusted } from '../../net/client-add
 import { ApiError, errorResponse } from './errors.ts';
 import { requestLogger, type Logger } from './log.ts';
 import { reportFailure } from './failure.ts';
-import { addHeaders } from './respond.ts';
 import { rateLimitHeaders, type RateLimitStore } from './rate-limit/index.ts';
 
 export interface LayerDeps {
@@ -28,32 +27,11 @@ export interface LayerDeps {
   mounts: ReadonlyMap<string, { mount: Mount; ctx: RouteContext }>;
 }
 
-/** Distinct (peer, X-Forwarded-For) pairs whose bucket is remembered. */
-const BUCKET_CACHE_SIZE = 1024;
-/** Longer pairs (a long X-Forwarded-For chain) are parsed each time, so the cache stays small. */
-const BUCKET_KEY_MAX = 200;
-
 export function apiLayer(deps: LayerDeps): Middleware {
   const { config, clock, limiter, trust, mounts } = deps;
   const limits: Record<RateLimitPolicy, number> = {
     relaxed: config.RATE_LIMIT_RELAXED,
     standard: config.RATE_LIMIT_STANDARD,
-  };
-
-  // The rate-limit bucket of a (peer, X-Forwarded-For) pair never changes, and the same few pairs
-  // come back on every request (the front's one address, a client's); parsing them is a tenth of
-  // the layer's work, so recent answers are kept, a bounded number.
-  const buckets = new Map<string, string>();
-  const bucketOf = (peer: string | undefined, forwarded: string | null): string => {
-    const key = `${peer ?? ''}\n${forwarded ?? ''}`;
-    let bucket = buckets.get(key);
-    if (bucket === undefined) {
-      bucket = addressBucket(clientAddress(peer, forwarded, trust), config.RATE_LIMIT_IPV6_PREFIX);
-      if (key.length > BUCKET_KEY_MAX) return bucket;
-      if (buckets.size >= BUCKET_CACHE_SIZE) buckets.clear();
-      buckets.set(key, bucket);
-    }
-    return bucket;
   };
 
   return async (event, next) => {
@@ -62,11 +40,12 @@ export function apiLayer(deps: LayerDeps): Middleware {
     const path = event.url.pathname;
     const mounted = mounts.get(path);
     const policy = rateLimitPolicy(path, method);
-    const bucket = bucketOf(getRequestIP(event), event.req.headers.get('x-forwarded-for'));
+    const client = clientAddress(getRequestIP(event), event.req.headers.get('x-forwarded-for'), trust);
+    const bucket = addressBucket(client, config.RATE_LIMIT_IPV6_PREFIX);
     const decision = await limiter.hit(policy, bucket, limits[policy], clock.now());
 
     let response: Response;
-    const style = mounted?.mount.module.errorStyle ?? 'api';
+    const style = mounted ? errorStyleOf(mounted.mount.route) : 'api';
     if (!decision.allowed) {
       // RFC 6585 §4 + ratelimit-headers: Retry-After points to the same moment as RateLimit-Reset.
       response = errorResponse(new ApiError('rate_limited', { 'retry-after': String(decision.resetSeconds) }), style);
@@ -84,7 +63,10 @@ export function apiLayer(deps: LayerDeps): Middleware {
     }
 
     // Every response here was built by this app (http/respond.ts), so its headers are mutable.
-    addHeaders(response, { 'x-api-version': API_VERSION, ...rateLimitHeaders(decision), ...mounted?.mount.module.headers?.(mounted.ctx) });
+    const own = mounted ? routeHeaders(mounted.mount.route, mounted.mount.env) : {};
+    for (const [name, value] of Object.entries({ 'x-api-version': API_VERSION, ...rateLimitHeaders(decision), ...own })) {
+      response.headers.set(name, value);
+    }
     // RFC 9110 §9.3.2: HEAD answers with the headers of GET and no content.
     if (method === 'HEAD' && response.body) response = new FastResponse(null, { status: response.status, headers: response.headers });
     return response;

@@ -12,7 +12,8 @@ export function tempPathOf(path: string): string {
   return join(dirname(path), `.${basename(path)}.tmp`);
 }
 
-export async function replaceFileDurably(path: string, data: string | Uint8Array): Promise<void> {
+/** `data` may come in chunks (the waitlist file: store/json/record-table.ts), written one after the other. */
+export async function replaceFileDurably(path: string, data: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
   const temp = tempPathOf(path);
   const file = await open(temp, 'w', PRIVATE_FILE_MODE);
   try {

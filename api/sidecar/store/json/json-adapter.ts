@@ -26,8 +26,8 @@ export class DurableJsonFile implements Adapter<RecordTable> {
 
   write(table: RecordTable): Promise<void> {
     // Serialised synchronously at the start, so the bytes on disk are the table as it was then.
-    const bytes = Buffer.from(this.#codec.serialize(table));
-    this.lastWriteBytes = bytes.byteLength;
-    return replaceFileDurably(this.path, bytes);
+    const chunks = this.#codec.serialize(table);
+    this.lastWriteBytes = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+    return replaceFileDurably(this.path, chunks);
   }
 }

@@ -1,31 +1,57 @@
 /**
- * The waitlist records in memory, keyed by normalised address. A Map keeps insertion order, and
- * replacing a key keeps its place, so the table (and the file written from it) stays in sign-up order.
+ * The waitlist records in memory, in sign-up order, with their serialised form cached in chunks.
+ * A commit joins the cached chunks and re-serialises only the chunks touched since the last one:
+ * a JSON.stringify of the whole list on every commit blocks the event loop long enough, at the
+ * JSON store's envelope, to break its sign-up p99 (docs/performance.md).
  */
 import type { WaitlistRecord } from '../../domain/record.ts';
 
+const CHUNK_RECORDS = 256;
+const encoder = new TextEncoder();
+
 export class RecordTable {
-  readonly #records = new Map<string, WaitlistRecord>();
+  readonly #records: WaitlistRecord[] = [];
+  readonly #index = new Map<string, number>();
+  readonly #chunks: (Uint8Array | undefined)[] = [];
 
   constructor(records: Iterable<WaitlistRecord> = []) {
     for (const record of records) this.put(record);
   }
 
   get size(): number {
-    return this.#records.size;
+    return this.#records.length;
   }
 
   get(email: string): WaitlistRecord | undefined {
-    return this.#records.get(email);
+    const position = this.#index.get(email);
+    return position === undefined ? undefined : this.#records[position];
   }
 
   /** Inserts a record, or replaces the one with the same address in place. */
   put(record: WaitlistRecord): void {
-    this.#records.set(record.email, record);
+    let position = this.#index.get(record.email);
+    if (position === undefined) {
+      position = this.#records.length;
+      this.#index.set(record.email, position);
+      this.#records.push(record);
+    } else {
+      this.#records[position] = record;
+    }
+    this.#chunks[Math.floor(position / CHUNK_RECORDS)] = undefined;
   }
 
+  /**
+   * Removes the record of `email`, keeping the order of the others (the file stays in sign-up
+   * order). Costs a pass over the later records: erasure is a rare operator task.
+   */
   delete(email: string): boolean {
-    return this.#records.delete(email);
+    const position = this.#index.get(email);
+    if (position === undefined) return false;
+    this.#records.splice(position, 1);
+    this.#index.delete(email);
+    for (let i = position; i < this.#records.length; i++) this.#index.set(this.#records[i].email, i);
+    this.#chunks.length = Math.floor(position / CHUNK_RECORDS);
+    return true;
   }
 
   values(): IterableIterator<WaitlistRecord> {
@@ -34,11 +60,24 @@ export class RecordTable {
 
   /** The never-invited members, in sign-up order (read the whole walk before changing the table). */
   *neverInvited(): Generator<WaitlistRecord> {
-    for (const record of this.#records.values()) if (record.invitation === undefined) yield record;
+    for (const record of this.#records) if (record.invitation === undefined) yield record;
   }
 
   /** A copy of the list, in sign-up order (records are replaced, never changed in place). */
   list(): WaitlistRecord[] {
-    return [...this.#records.values()];
+    return this.#records.slice();
+  }
+
+  /** The records as the comma-separated elements of a JSON array, chunk by chunk. */
+  serializedRecords(): Uint8Array[] {
+    const parts: Uint8Array[] = [];
+    for (let i = 0; i * CHUNK_RECORDS < this.#records.length; i++) {
+      if (!this.#chunks[i]) {
+        const slice = this.#records.slice(i * CHUNK_RECORDS, (i + 1) * CHUNK_RECORDS);
+        this.#chunks[i] = encoder.encode((i > 0 ? ',' : '') + slice.map((record) => JSON.stringify(record)).join(','));
+      }
+      parts.push(this.#chunks[i]!);
+    }
+    return parts;
   }
 }

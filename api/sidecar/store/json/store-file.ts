@@ -19,10 +19,14 @@ const StoreDocument = z
   })
   .strict();
 
+const encoder = new TextEncoder();
+const HEAD = encoder.encode(`{"format":"${STORE_FORMAT}","version":${STORE_VERSION},"records":[`);
+const TAIL = encoder.encode(']}\n');
+
 export interface StoreCodec {
   /** Parses and validates the file's text; throws StartupError on a corrupt or foreign file. */
   parse(text: string): RecordTable;
-  serialize(table: RecordTable): string;
+  serialize(table: RecordTable): Uint8Array[];
 }
 
 export function storeCodec(path: string): StoreCodec {
@@ -50,7 +54,7 @@ export function storeCodec(path: string): StoreCodec {
       return table;
     },
     serialize(table) {
-      return `${JSON.stringify({ format: STORE_FORMAT, version: STORE_VERSION, records: table.list() })}\n`;
+      return [HEAD, ...table.serializedRecords(), TAIL];
     },
   };
 }
