@@ -5,8 +5,10 @@
  *                                             waitlist, the OAuth clients and the signing keys
  *   node scripts/backup.ts restore <folder>   into DATA_DIR, with the service stopped
  *
- * Safe while running: every file of the data directory is only ever replaced by an atomic rename,
- * so a plain read sees one whole version; the waitlist is checked against the store's schema. A backup folder holds the same
+ * Safe while running: the waitlist is read through the store's own snapshot reader (a private
+ * hard link to the committed file, which the sidecar never overwrites while another link exists)
+ * and checked against the store's schema; clients.json and token-keys.json are only ever replaced
+ * by an atomic rename, so a plain read sees one whole version. A backup folder holds the same
  * files as a data directory. With DATABASE_URL the data is in PostgreSQL: use pg_dump instead.
  * Exit codes: 0 done, 1 refused or failed, 2 usage. Nothing here prints an address.
  */
@@ -14,9 +16,10 @@ import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { configOrExit } from '../api/config.ts';
-import { readCommitted, replaceFileDurably } from '../api/sidecar/store/durable-file.ts';
+import { replaceFileDurably } from '../api/sidecar/store/durable-file.ts';
 import { CLIENTS_FILE_NAME } from '../api/sidecar/store/json/clients-file.ts';
 import { KEYS_FILE_NAME } from '../api/sidecar/store/json/keys-file.ts';
+import { readSnapshot } from '../api/sidecar/store/json/recycled-file.ts';
 import { storeCodec } from '../api/sidecar/store/json/store-file.ts';
 import { STORE_FILE_NAME } from '../api/sidecar/store/json/waitlist-store.ts';
 import { StartupError } from '../api/sidecar/store/errors.ts';
@@ -42,12 +45,12 @@ async function copyData(from: string, to: string, readWaitlist: (path: string) =
   if (text === undefined) throw new Refused(`There is no ${STORE_FILE_NAME} in ${from}.`);
   const records = storeCodec(source).parse(text);
   await mkdir(to, { recursive: true, mode: 0o700 });
-  await replaceFileDurably(join(to, STORE_FILE_NAME), text);
+  await replaceFileDurably(join(to, STORE_FILE_NAME), [Buffer.from(text)]);
   const copied = [`${records.size} records`];
   for (const name of SMALL_FILES) {
     const bytes = await readOptional(join(from, name));
     if (!bytes) continue;
-    await replaceFileDurably(join(to, name), bytes);
+    await replaceFileDurably(join(to, name), [bytes]);
     copied.push(name);
   }
   return copied.join(', ');
@@ -55,7 +58,7 @@ async function copyData(from: string, to: string, readWaitlist: (path: string) =
 
 async function create(dataDir: string, folder: string): Promise<void> {
   if ((await readdir(folder).catch(() => [])).length > 0) throw new Refused(`${folder} is not empty: back up into a new folder.`);
-  const what = await copyData(dataDir, folder, readCommitted);
+  const what = await copyData(dataDir, folder, readSnapshot);
   console.log(`Backed up ${what} from ${dataDir} to ${folder}.`);
 }
 

@@ -1,8 +1,9 @@
 /**
- * The one middleware every request passes, so every response has the same shape: rate limiting, the routing
- * of unknown paths to 404, error rendering, the API headers on every answer (X-API-Version and
- * the four RateLimit-* fields, plus the route's own from the route table), HEAD without a body. Request lines are the
- * front's (api/front/log.ts); error lines here carry the front's request id.
+ * The one middleware every request passes, so every response has the same shape: rate limiting,
+ * the routing of unknown paths to 404, error rendering, the API headers on every answer
+ * (X-API-Version and the four RateLimit-* fields, plus the route's own from the route table),
+ * HEAD without a body. Request lines are the front's (api/front/log.ts); error lines here carry
+ * the front's request id.
  */
 import { getRequestIP, type Middleware } from 'h3';
 import { FastResponse } from 'srvx';
@@ -10,7 +11,6 @@ import { API_VERSION, errorStyleOf, rateLimitPolicy, routeHeaders, type RateLimi
 import type { Config } from '../../config.ts';
 import type { Clock } from '../deps.ts';
 import type { Mount } from '../mount.ts';
-import type { RouteContext } from '../routes/route-module.ts';
 import { addressBucket, clientAddress, type Trusted } from '../../net/client-address.ts';
 import { ApiError, errorResponse } from './errors.ts';
 import { requestLogger, type Logger } from './log.ts';
@@ -23,8 +23,8 @@ export interface LayerDeps {
   logger: Logger;
   limiter: RateLimitStore;
   trust: Trusted;
-  /** Mounted routes by full path, each with the context its handler runs in. */
-  mounts: ReadonlyMap<string, { mount: Mount; ctx: RouteContext }>;
+  /** Mounted routes by full path. */
+  mounts: ReadonlyMap<string, Mount>;
 }
 
 export function apiLayer(deps: LayerDeps): Middleware {
@@ -45,7 +45,7 @@ export function apiLayer(deps: LayerDeps): Middleware {
     const decision = await limiter.hit(policy, bucket, limits[policy], clock.now());
 
     let response: Response;
-    const style = mounted ? errorStyleOf(mounted.mount.route) : 'api';
+    const style = mounted ? errorStyleOf(mounted.route) : 'api';
     if (!decision.allowed) {
       // RFC 6585 §4 + ratelimit-headers: Retry-After points to the same moment as RateLimit-Reset.
       response = errorResponse(new ApiError('rate_limited', { 'retry-after': String(decision.resetSeconds) }), style);
@@ -63,7 +63,7 @@ export function apiLayer(deps: LayerDeps): Middleware {
     }
 
     // Every response here was built by this app (http/respond.ts), so its headers are mutable.
-    const own = mounted ? routeHeaders(mounted.mount.route, mounted.mount.env) : {};
+    const own = mounted ? routeHeaders(mounted.route, mounted.env) : {};
     for (const [name, value] of Object.entries({ 'x-api-version': API_VERSION, ...rateLimitHeaders(decision), ...own })) {
       response.headers.set(name, value);
     }

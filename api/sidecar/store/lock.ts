@@ -73,10 +73,16 @@ async function lockOwner(path: string): Promise<number | undefined> {
   return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
 }
 
-/** True when the lock's holder still runs; a dying holder is given DYING_WAIT_MS to finish dying. */
-async function outlives(pid: number, path: string): Promise<boolean> {
+/** `since`: when the pid was recorded (ms since the epoch), to tell a reused pid from the holder. */
+export function isRunning(pid: number, since?: number): boolean {
   // Our own pid in a lock we do not hold is a leftover of an earlier run that had the same pid
   // (pid 1 in a container, for instance).
+  if (pid === process.pid) return false;
+  return holderState(pid, since) !== 'gone';
+}
+
+/** True when the lock's holder still runs; a dying holder is given DYING_WAIT_MS to finish dying. */
+async function outlives(pid: number, path: string): Promise<boolean> {
   if (pid === process.pid) return false;
   const written = await stat(path).then((s) => s.mtimeMs, () => undefined);
   for (const deadline = Date.now() + DYING_WAIT_MS; ; await delay(DYING_POLL_MS)) {

@@ -2,16 +2,17 @@
  * Reads the sidecar's waitlist file the way an operator would: the JSON document in DATA_DIR.
  * The sidecar answers a sign-up only after its commit is on disk, so once the page shows the
  * outcome (or has landed on the thanks page), the record is in the file. Other files' sign-ups
- * keep committing meanwhile; each commit replaces the file by a rename, so a read sees one whole commit.
+ * keep committing meanwhile, and each commit overwrites an earlier generation's inode in place:
+ * the file is read as one whole commit, through the store's own snapshot reader.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { WaitlistRecord } from '../../../api/sidecar/domain/record.ts';
-import { readCommitted } from '../../../api/sidecar/store/durable-file.ts';
+import { readSnapshot } from '../../../api/sidecar/store/json/recycled-file.ts';
 import { STORE_FILE_NAME } from '../../../api/sidecar/store/json/waitlist-store.ts';
 
 export async function storedRecords(dataDir: string): Promise<WaitlistRecord[]> {
-  const text = await readCommitted(path.join(dataDir, STORE_FILE_NAME));
+  const text = await readSnapshot(path.join(dataDir, STORE_FILE_NAME));
   if (text === undefined) throw new Error(`no waitlist file in ${dataDir}`);
   return (JSON.parse(text) as { records: WaitlistRecord[] }).records;
 }

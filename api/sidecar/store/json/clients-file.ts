@@ -40,7 +40,7 @@ export async function readClients(path: string): Promise<ClientRecord[]> {
 
 export async function writeClients(path: string, clients: readonly ClientRecord[]): Promise<void> {
   const file = { format: 'waitlist-clients', version: 1, clients };
-  await replaceFileDurably(path, `${JSON.stringify(file, null, 2)}\n`);
+  await replaceFileDurably(path, [Buffer.from(`${JSON.stringify(file, null, 2)}\n`)]);
 }
 
 /** The production clients, following the file as the operator changes it. */

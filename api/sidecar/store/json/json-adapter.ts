@@ -1,10 +1,11 @@
 /**
  * A lowdb adapter over the waitlist file that (unlike lowdb's JSONFile/steno) makes every write
- * durable: temporary file, fsync, rename, fsync of the directory (store/durable-file.ts).
+ * durable and lets the owner serialise: the table is serialised synchronously at the start of a
+ * write, so the bytes on disk are the data as it was when the write began.
  */
 import type { Adapter } from 'lowdb';
-import { readCommitted, replaceFileDurably } from '../durable-file.ts';
 import type { RecordTable } from './record-table.ts';
+import { discardRecycled, readSnapshot, removeLeftovers, replaceRecycling } from './recycled-file.ts';
 import { storeCodec, type StoreCodec } from './store-file.ts';
 
 export class DurableJsonFile implements Adapter<RecordTable> {
@@ -18,16 +19,25 @@ export class DurableJsonFile implements Adapter<RecordTable> {
     this.#codec = storeCodec(path);
   }
 
-  /** One whole commit, also while another process writes. */
+  /** One whole commit, also while another process writes (readSnapshot). */
   async read(): Promise<RecordTable | null> {
-    const text = await readCommitted(this.path);
+    const text = await readSnapshot(this.path);
     return text === undefined ? null : this.#codec.parse(text);
   }
 
   write(table: RecordTable): Promise<void> {
-    // Serialised synchronously at the start, so the bytes on disk are the table as it was then.
     const chunks = this.#codec.serialize(table);
     this.lastWriteBytes = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
-    return replaceFileDurably(this.path, chunks);
+    return replaceRecycling(this.path, chunks);
+  }
+
+  /** For the writer holding the data-directory lock, before its first write. */
+  removeLeftovers(): Promise<void> {
+    return removeLeftovers(this.path);
+  }
+
+  /** Drops the previous generation kept for the next write; never while a write is in flight. */
+  discardPrevious(): Promise<void> {
+    return discardRecycled(this.path);
   }
 }

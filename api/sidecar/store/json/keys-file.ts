@@ -42,7 +42,7 @@ export async function loadOrCreateKeys(dataDir: string, configured: ConfiguredKe
     production: pick('production', configured.TOKEN_KEY_PRODUCTION),
     sandbox: pick('sandbox', configured.TOKEN_KEY_SANDBOX),
   });
-  if (changed) await replaceFileDurably(path, `${JSON.stringify(file, null, 2)}\n`);
+  if (changed) await replaceFileDurably(path, [Buffer.from(`${JSON.stringify(file, null, 2)}\n`)]);
   return keys;
 }
 

@@ -4,10 +4,12 @@
  * A change is applied to the table in memory at once and then waits for the next commit. While a
  * commit is on its way to disk, later changes gather; the next commit writes them all. A promise
  * resolves only after the write that holds its change is on disk (fsync of file and directory), so
- * an answered sign-up survives a crash. Reads see the table in memory; statistics count it when
+ * an answered sign-up survives a crash. The previous generation of the file is kept as the next
+ * write's temporary file (recycled-file.ts) while the store is open; an erasure and close() remove
+ * it, so no older copy outlives them. Reads see the table in memory; statistics count it when
  * asked, which at the JSON store's size (up to 100,000 records) is quick.
  */
-import { mkdir, unlink } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Low } from 'lowdb';
@@ -18,7 +20,6 @@ import { daySeriesOf, type DayRange, type DaySeries } from '../../domain/day-ser
 import { computeStats } from '../../domain/stats.ts';
 import type { EngineHealth } from '../../health/engine-health.ts';
 import { EngineUnavailableError } from '../../health/unavailable.ts';
-import { tempPathOf } from '../durable-file.ts';
 import { matchesFilter, type CommitInfo, type ExportFilter, type WaitlistStore } from '../waitlist-store.ts';
 import { failureText, type ClaimRef, type Invitation, type InviteClaim, type InviteFilter, type SentInvitation } from '../../domain/invitation.ts';
 import { claimIn, failedInvitation, heldIn, sentInvitation, settleIn, unconfirmedIn } from './invitations.ts';
@@ -50,6 +51,8 @@ export async function readCommittedRecords(dataDir: string): Promise<RecordTable
 interface Waiter {
   resolve(): void;
   reject(error: unknown): void;
+  /** Set by an erasure: the generation replaced by this commit still holds the erased record. */
+  discardPrevious?: boolean;
 }
 
 /** One claim to move on: `next` gives its new invitation (undefined: never invited). */
@@ -75,12 +78,12 @@ export class JsonWaitlistStore implements WaitlistStore {
 
   /**
    * Opens (or creates) DATA_DIR/waitlist.json. Throws StartupError on a corrupt or foreign file.
-   * The caller must hold the data-directory lock: the leftover of a crashed write is removed here.
+   * The caller must hold the data-directory lock: the leftovers of a crashed write are removed here.
    */
   static async open(dataDir: string, options: JsonStoreOptions = {}): Promise<JsonWaitlistStore> {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const adapter = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
-    await unlink(tempPathOf(adapter.path)).catch(() => {});
+    await adapter.removeLeftovers();
     // Built by hand: lowdb's JSONFilePreset swaps in a memory adapter when NODE_ENV=test.
     const db = new Low(adapter, new RecordTable());
     const existing = await adapter.read();
@@ -142,7 +145,7 @@ export class JsonWaitlistStore implements WaitlistStore {
   async erase(email: string): Promise<boolean> {
     this.#refuseIfClosed();
     if (!this.#db.data.delete(email)) return false;
-    await this.sync();
+    await this.#commit(true);
     return true;
   }
 
@@ -154,9 +157,13 @@ export class JsonWaitlistStore implements WaitlistStore {
   }
 
   sync(): Promise<void> {
+    return this.#commit(false);
+  }
+
+  #commit(discardPrevious: boolean): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('store is closed'));
     return new Promise<void>((resolve, reject) => {
-      this.#waiting.push({ resolve, reject });
+      this.#waiting.push({ resolve, reject, discardPrevious });
       this.#flushing ??= this.#flush();
     });
   }
@@ -172,6 +179,7 @@ export class JsonWaitlistStore implements WaitlistStore {
       try {
         const started = performance.now();
         await this.#db.write();
+        if (batch.some((waiter) => waiter.discardPrevious)) await this.#file.discardPrevious();
         this.#commits += 1;
         this.#onCommit?.({ durationMs: performance.now() - started, bytes: this.#file.lastWriteBytes, records: this.#db.data.size });
         this.#health?.succeeded(startedAt);
@@ -231,7 +239,9 @@ export class JsonWaitlistStore implements WaitlistStore {
   }
 
   async close(): Promise<void> {
+    if (this.#readOnly) return;
     this.#closed = true;
     await this.#flushing;
+    await this.#file.discardPrevious();
   }
 }
