@@ -15,6 +15,7 @@ import { addressBucket, clientAddress, type Trusted } from '../../net/client-add
 import { ApiError, errorResponse } from './errors.ts';
 import { requestLogger, type Logger } from './log.ts';
 import { reportFailure } from './failure.ts';
+import { addHeaders } from './respond.ts';
 import { rateLimitHeaders, type RateLimitStore } from './rate-limit/index.ts';
 
 export interface LayerDeps {
@@ -27,11 +28,31 @@ export interface LayerDeps {
   mounts: ReadonlyMap<string, Mount>;
 }
 
+/** Distinct (peer, X-Forwarded-For) pairs whose bucket is remembered. */
+const BUCKET_CACHE_SIZE = 1024;
+/** Longer pairs (a long X-Forwarded-For chain) are parsed each time, so the cache stays small. */
+const BUCKET_KEY_MAX = 200;
+
 export function apiLayer(deps: LayerDeps): Middleware {
   const { config, clock, limiter, trust, mounts } = deps;
   const limits: Record<RateLimitPolicy, number> = {
     relaxed: config.RATE_LIMIT_RELAXED,
     standard: config.RATE_LIMIT_STANDARD,
+  };
+
+  // The rate-limit bucket of a (peer, X-Forwarded-For) pair never changes, and the same few pairs
+  // come back on every request (the front's one address, a client's): recent answers are kept.
+  const buckets = new Map<string, string>();
+  const bucketOf = (peer: string | undefined, forwarded: string | null): string => {
+    const key = `${peer ?? ''}\n${forwarded ?? ''}`;
+    let bucket = buckets.get(key);
+    if (bucket === undefined) {
+      bucket = addressBucket(clientAddress(peer, forwarded, trust), config.RATE_LIMIT_IPV6_PREFIX);
+      if (key.length > BUCKET_KEY_MAX) return bucket;
+      if (buckets.size >= BUCKET_CACHE_SIZE) buckets.clear();
+      buckets.set(key, bucket);
+    }
+    return bucket;
   };
 
   return async (event, next) => {
@@ -40,8 +61,7 @@ export function apiLayer(deps: LayerDeps): Middleware {
     const path = event.url.pathname;
     const mounted = mounts.get(path);
     const policy = rateLimitPolicy(path, method);
-    const client = clientAddress(getRequestIP(event), event.req.headers.get('x-forwarded-for'), trust);
-    const bucket = addressBucket(client, config.RATE_LIMIT_IPV6_PREFIX);
+    const bucket = bucketOf(getRequestIP(event), event.req.headers.get('x-forwarded-for'));
     const decision = await limiter.hit(policy, bucket, limits[policy], clock.now());
 
     let response: Response;
@@ -64,9 +84,7 @@ export function apiLayer(deps: LayerDeps): Middleware {
 
     // Every response here was built by this app (http/respond.ts), so its headers are mutable.
     const own = mounted ? routeHeaders(mounted.route, mounted.env) : {};
-    for (const [name, value] of Object.entries({ 'x-api-version': API_VERSION, ...rateLimitHeaders(decision), ...own })) {
-      response.headers.set(name, value);
-    }
+    addHeaders(response, { 'x-api-version': API_VERSION, ...rateLimitHeaders(decision), ...own });
     // RFC 9110 §9.3.2: HEAD answers with the headers of GET and no content.
     if (method === 'HEAD' && response.body) response = new FastResponse(null, { status: response.status, headers: response.headers });
     return response;

@@ -6,12 +6,20 @@
  * A refused body's rest is read and discarded up to another `limit` bytes, so the connection stays
  * in step for the next request; a body longer still is left unread and the answer says
  * `Connection: close` (an unread body must never become the next request's start).
+ *
+ * On node:http (h3's Node adapter) the body is read from the IncomingMessage itself, by the same
+ * rules: the web stream srvx would wrap it in costs more per sign-up than reading it
+ * (docs/performance.md). Other requests (app.request in tests, any Request) are read as a stream.
  */
+import type { IncomingMessage } from 'node:http';
+import type { ServerRequest } from 'srvx';
 import { ApiError } from './errors.ts';
 
 export async function readLimitedBody(request: Request, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw new ApiError('payload_too_large');
+  const node = (request as ServerRequest).runtime?.node?.req;
+  if (node && !node.readableDidRead && request.method !== 'GET' && request.method !== 'HEAD') return readNodeBody(node as IncomingMessage, limit);
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -29,6 +37,34 @@ export async function readLimitedBody(request: Request, limit: number): Promise<
     chunks.push(value);
   }
   return Buffer.concat(chunks, total);
+}
+
+/** The same rules on a Node request: the bytes, or the same ApiError; a hang-up rejects. */
+function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    /** Bytes read when the body passed the limit; from then on the rest is only counted. */
+    let refusedAt: number | undefined;
+    const finish = (settle: () => void) => {
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      settle();
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (refusedAt === undefined && total <= limit) return void chunks.push(chunk);
+      refusedAt ??= total;
+      // Past another `limit` bytes the rest stays unread: the answer closes the connection.
+      if (total - refusedAt > limit) {
+        req.pause();
+        finish(() => reject(new ApiError('payload_too_large', { connection: 'close' })));
+      }
+    };
+    const onEnd = () => finish(() => (refusedAt === undefined ? resolve(Buffer.concat(chunks, total)) : reject(new ApiError('payload_too_large'))));
+    const onError = (error: Error) => finish(() => reject(error));
+    const onClose = () => finish(() => reject(new Error('the client closed the connection while sending the body')));
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
 }
 
 /** Reads and drops up to `budget` bytes; true when the body ended within them. */
