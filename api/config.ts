@@ -193,10 +193,8 @@ export const ConfigSchema = z.object({
   /** Unset: the JSON store in DATA_DIR. Set: waitlist, OAuth clients and token keys in PostgreSQL. */
   DATABASE_URL: databaseUrl,
   /**
-   * Connections per instance to DATABASE_URL. More let more commits share one WAL flush: with 32
-   * concurrent durable upserts (busy 2-core machine) 10 gave 1,300–1,600/s, p99 84–134 ms; 16 gave
-   * 2,600/s, p99 42 ms; 32 gave 2,900/s, p99 40–56 ms. Each is a server process: keep instances ×
-   * this below the server's max_connections (100 by default).
+   * Connections per instance to DATABASE_URL. More let more commits share one WAL flush. Each is a
+   * server process: keep instances × this below the server's max_connections (100 by default).
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(20),
   /**

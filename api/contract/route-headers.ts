@@ -1,3 +1,8 @@
+/** Contract part 7: the token endpoint's 400 and 401 bodies follow RFC 6749 §5.2; every other route's the API's. */
+export function errorStyleOf(route: Route): 'api' | 'oauth' {
+  return route.auth === 'client' ? 'oauth' : 'api';
+}
+
 /**
  * The fields a route puts on every answer of its path, errors, 405, 429 and 500 included, in both
  * environments. The sidecar adds them to its answers, and the front to the answers it gives
@@ -18,6 +23,8 @@ export function routeHeaders(which: RouteId | Route, env: Environment): Record<s
     // RFC 6749 §5.1: answers carrying tokens must not be cached; the same for its errors (§5.2 example).
     return { 'cache-control': 'no-store', pragma: 'no-cache' };
   }
+  // An answer that depends on the caller's token is for that caller alone: no cache keeps it.
+  if (route.auth === 'bearer') return { 'cache-control': 'no-store' };
   if (route.deprecated) {
     return {
       // RFC 9745 §2.1: an RFC 9651 Date, i.e. "@" and Unix seconds.

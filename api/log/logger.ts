@@ -9,7 +9,6 @@ import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import type { LogLevel } from './levels.ts';
-import { batchRequestLines } from './line-batch.ts';
 import { redact } from './redact.ts';
 
 export type { Logger } from 'pino';
@@ -31,7 +30,7 @@ export function createLogger(name: ProcessName, settings: LogSettings, destinati
     name,
     level: settings.LOG_LEVEL,
     base: { pid: process.pid },
-    timestamp: isoTimeOncePerMs,
+    timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     hooks: {
       logMethod(args, method) {
@@ -43,8 +42,7 @@ export function createLogger(name: ProcessName, settings: LogSettings, destinati
   };
   // Synchronous writes: a line is out before the process exits (shutdown, fatal start-up errors).
   const out = destination ?? pino.destination({ dest: 1, sync: true });
-  // Request lines in batches, one write per event-loop turn (line-batch.ts).
-  if (format === 'json') return pino(options, destination ?? batchRequestLines(out));
+  if (format === 'json') return pino(options, out);
   // Loaded only for a terminal: a json process (production, most tests) never pays for it.
   const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   const stream = pretty({
@@ -74,22 +72,7 @@ export function redactString(text: string): string {
   return PLAIN.test(text) && !text.includes('eyJ') ? text : redact(text);
 }
 
-/**
- * pino's isoTime (`,"time":"2026-…Z"`), formatted once per millisecond: under load many lines
- * share one, and the formatting is a measurable part of a request line's cost.
- */
-let lastMs = -1;
-let lastTime = '';
-function isoTimeOncePerMs(): string {
-  const now = Date.now();
-  if (now !== lastMs) {
-    lastMs = now;
-    lastTime = `,"time":"${new Date(now).toISOString()}"`;
-  }
-  return lastTime;
-}
-
-/** The request line's message (line-batch.ts recognises the line by it). */
+/** The request line's message (api/front/log.ts). */
 export const REQUEST_MESSAGE = 'request';
 
 /**

@@ -13,12 +13,28 @@ export interface EngineState {
   lastError: string | null;
 }
 
-/** The sidecar's answer to "are you ready?": ready when every engine it uses is up. */
+/**
+ * Engines the product serves without: while Redis is away, each instance counts rate limits by
+ * itself (docs/api.md), so every request is still answered as the contract says.
+ */
+const SERVES_WITHOUT: ReadonlySet<EngineName> = new Set(['redis']);
+
+/**
+ * The sidecar's answer to "can this instance serve?": ready unless an engine that requests need
+ * is down (PostgreSQL, the JSON store's disk); a down engine the product serves without is named
+ * in `degraded` and leaves the instance ready, so a balancer does not take every instance out at once.
+ */
 export interface Readiness {
   ready: boolean;
+  degraded: EngineName[];
   engines: EngineState[];
 }
 
 export function readinessOf(engines: readonly EngineState[]): Readiness {
-  return { ready: engines.every((engine) => engine.state === 'up'), engines: [...engines] };
+  const down = engines.filter((engine) => engine.state === 'down');
+  return {
+    ready: down.every((engine) => SERVES_WITHOUT.has(engine.engine)),
+    degraded: down.filter((engine) => SERVES_WITHOUT.has(engine.engine)).map((engine) => engine.engine),
+    engines: [...engines],
+  };
 }

@@ -3,8 +3,9 @@
  * never on the public port (where unknown paths stay 404, as the contract says). It answers:
  * - GET /metrics: the front's registry followed by the sidecar's;
  * - GET /livez: 200 while this process answers (a supervisor restarts it when it does not);
- * - GET /readyz: 200 when the API process answers and every engine it uses can work, else 503,
- *   with the engines as JSON ({engine, state, since, lastError}), for a balancer or a monitor.
+ * - GET /readyz: 200 while this instance can serve (metrics/readiness.ts: an engine the product
+ *   serves without, Redis, may be away and is named in `degraded`), else 503, with the engines as
+ *   JSON ({engine, state, since, lastError}), for a balancer or a monitor.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +13,7 @@ import type { Registry } from 'prom-client';
 import type { Readiness } from './readiness.ts';
 
 /** How /readyz answers when the API process gives no readiness (starting, restarting, stuck). */
-const NO_SIDECAR = { ready: false, engines: [], error: 'the API process does not answer' };
+const NO_SIDECAR = { ready: false, degraded: [], engines: [], error: 'the API process does not answer' };
 
 function json(res: http.ServerResponse, status: number, body: unknown, head: boolean): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });

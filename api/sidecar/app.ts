@@ -9,7 +9,7 @@ import { apiLayer } from './http/api-layer.ts';
 import { trustedProxies } from '../net/client-address.ts';
 import { ApiError } from './http/errors.ts';
 import { memoryRateLimitStore } from './http/rate-limit/index.ts';
-import { mountTable, type Mount } from './mount.ts';
+import { mountTable } from './mount.ts';
 import type { RouteContext } from './routes/route-module.ts';
 
 export { servedRoutes } from './mount.ts';
@@ -17,16 +17,13 @@ export { servedRoutes } from './mount.ts';
 export function createApp(deps: AppDeps): H3 {
   // Malformed paths reach the layer (and get the API's 404) instead of h3's own 400.
   const app = new H3({ allowMalformedURL: true, silent: true });
-  const mounts = new Map<string, { mount: Mount; ctx: RouteContext }>();
-  for (const mount of mountTable()) {
-    const ctx: RouteContext = { env: mount.env, urls: environmentUrls(deps.config.BASE_URL, mount.env), deps };
-    mounts.set(mount.path, { mount, ctx });
-  }
+  const mounts = new Map(mountTable().map((mount) => [mount.path, mount]));
   const limiter = deps.limiter ?? memoryRateLimitStore(deps.config);
   app.use(apiLayer({ ...deps, limiter, trust: trustedProxies(deps.config.TRUST_PROXY, { peerless: true }), mounts }));
 
-  for (const { mount, ctx } of mounts.values()) {
-    for (const method of mount.route.methods) app.on(method, mount.path, (event) => mount.module.handle(event, ctx));
+  for (const mount of mounts.values()) {
+    const ctx: RouteContext = { env: mount.env, urls: environmentUrls(deps.config.BASE_URL, mount.env), deps };
+    for (const method of mount.route.methods) app.on(method, mount.path, (event) => mount.handler(event, ctx));
     // Any other method, unknown ones included: 405 with Allow from the route table (RFC 9110 §15.5.6).
     const allow = mount.route.methods.join(', ');
     app.all(mount.path, () => {

@@ -1,10 +1,10 @@
 /**
- * Where the sidecar listens (api/net/sidecar-address.ts): by default a Unix domain socket
- * DATA_DIR/sidecar.sock with mode 0600 and no TCP port, so only the front (the same user)
- * reaches it; TCP on SIDECAR_HOST:SIDECAR_PORT when SIDECAR_LISTEN=tcp.
+ * Where the sidecar's servers listen and how they close. The API (api/net/sidecar-address.ts): by
+ * default a Unix domain socket DATA_DIR/sidecar.sock with mode 0600 and no TCP port, so only the
+ * front (the same user) reaches it; TCP on SIDECAR_HOST:SIDECAR_PORT when SIDECAR_LISTEN=tcp. The
+ * operator channel (operator/server.ts) listens on a private socket the same way.
  */
-import { chmodSync } from 'node:fs';
-import { lstat, mkdir, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, unlink } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import { dirname } from 'node:path';
@@ -32,12 +32,18 @@ async function listenSocket(server: Server, socketPath: string): Promise<Listene
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
     throw new StartupError(`The sidecar's socket path ${socketPath} is longer than ${MAX_SOCKET_PATH_BYTES} bytes, which a Unix domain socket cannot have. Choose a shorter DATA_DIR, or SIDECAR_LISTEN=tcp.`);
   }
-  await mkdir(dirname(socketPath), { recursive: true, mode: 0o700 });
   const existing = await lstat(socketPath).catch(() => undefined);
   if (existing && !existing.isSocket()) throw new StartupError(`${socketPath} exists and is not a socket; remove it, then start again.`);
   // A socket nobody answers on is a dead sidecar's (SIGKILL); a live one is another stack's.
   if (existing && (await answers(socketPath))) throw new StartupError(`Another sidecar is listening on ${socketPath} (same DATA_DIR). Stop it, or choose another DATA_DIR.`);
   if (existing) await unlink(socketPath);
+  await listenPrivateSocket(server, socketPath, (code) => `The sidecar cannot listen on ${socketPath} (${code}).`);
+  return { url: describeAddress({ socketPath }), socketPath };
+}
+
+/** Listens on a Unix socket that only this user can connect to (mode 0600, in a 0700 directory). */
+export async function listenPrivateSocket(server: Server, socketPath: string, why: (code: string) => string): Promise<void> {
+  await mkdir(dirname(socketPath), { recursive: true, mode: 0o700 });
   await bind(server, (done) => {
     // umask for the bind (synchronous inside listen()): the socket file is never connectable by
     // others, not even for a moment before the chmod.
@@ -47,9 +53,22 @@ async function listenSocket(server: Server, socketPath: string): Promise<Listene
     } finally {
       process.umask(umask);
     }
-  }, (code) => `The sidecar cannot listen on ${socketPath} (${code}).`);
-  chmodSync(socketPath, 0o600);
-  return { url: describeAddress({ socketPath }), socketPath };
+  }, why);
+  await chmod(socketPath, 0o600);
+}
+
+/**
+ * Stops taking connections and resolves once the requests in flight are answered. Keep-alive
+ * connections that fall idle meanwhile are closed as they do; whatever is still open after
+ * `graceMs` is cut.
+ */
+export async function closeGracefully(server: Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((done) => server.close(() => done()));
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
+  const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+  await closed;
+  clearInterval(idle);
+  clearTimeout(cut);
 }
 
 function answers(socketPath: string): Promise<boolean> {

@@ -12,7 +12,7 @@ import { createServer, maxHeaderSize, type Server } from 'node:http';
 import { toNodeHandler } from 'h3';
 import { configOrExit } from '../config.ts';
 import { createApp } from './app.ts';
-import { listenSidecar } from './listen.ts';
+import { closeGracefully, listenSidecar } from './listen.ts';
 import { sidecarAddress } from '../net/sidecar-address.ts';
 import { systemClock } from './deps.ts';
 import { createLogger } from '../log/logger.ts';
@@ -68,13 +68,7 @@ async function start(): Promise<void> {
 }
 
 async function shutdown(server: Server, backend: Backend): Promise<void> {
-  const closed = new Promise<void>((done) => server.close(() => done()));
-  // Keep-alive connections that fall idle after close() would hold it open; close them as they do.
-  const idle = setInterval(() => server.closeIdleConnections(), 50);
-  const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-  await closed;
-  clearInterval(idle);
-  clearTimeout(cut);
+  await closeGracefully(server, SHUTDOWN_GRACE_MS);
   await backend.close();
   logger.info('sidecar stopped: requests finished, store closed');
   process.exit(0);

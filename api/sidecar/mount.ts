@@ -1,23 +1,23 @@
 /**
  * The mount table: every operation of the contract's route table (ROUTES) in both environments,
- * production under '' and the sandbox under '/sandbox' (ENV_PREFIX), each joined with its route file.
+ * production under '' and the sandbox under '/sandbox' (ENV_PREFIX), each joined with its handler.
  */
 import type { H3 } from 'h3';
 import { ENVIRONMENTS, ENV_PREFIX, ROUTES, type Environment, type Route, type RouteId } from '../contract/index.ts';
 import { getApiIndex } from './routes/api-index.ts';
-import type { RouteModule } from './routes/route-module.ts';
+import type { RouteHandler } from './routes/route-module.ts';
 import { getWaitlistStats } from './routes/stats.ts';
 import { getStatus } from './routes/status.ts';
 import { createToken } from './routes/token.ts';
-import { joinWaitlistLegacy } from './routes/waitlist-legacy.ts';
 import { joinWaitlist } from './routes/waitlist.ts';
 
-const MODULES: Record<RouteId, RouteModule> = {
+const HANDLERS: Record<RouteId, RouteHandler> = {
   getStatus,
   createToken,
   joinWaitlist,
   getWaitlistStats,
-  joinWaitlistLegacy,
+  // Operation 5, the deprecated alias, behaves exactly like operation 3.
+  joinWaitlistLegacy: joinWaitlist,
   getApiIndex,
 };
 
@@ -26,12 +26,12 @@ export interface Mount {
   /** Full path, environment prefix included. */
   path: string;
   route: Route;
-  module: RouteModule;
+  handler: RouteHandler;
 }
 
 export function mountTable(): Mount[] {
   return ENVIRONMENTS.flatMap((env) =>
-    ROUTES.map((route) => ({ env, path: `${ENV_PREFIX[env]}${route.path}`, route, module: MODULES[route.id] })),
+    ROUTES.map((route) => ({ env, path: `${ENV_PREFIX[env]}${route.path}`, route, handler: HANDLERS[route.id] })),
   );
 }
 

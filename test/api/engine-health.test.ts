@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EngineHealth } from '../../api/sidecar/health/engine-health.ts';
 import { describeCause, EngineUnavailableError } from '../../api/sidecar/health/unavailable.ts';
 import { reportFailure } from '../../api/sidecar/http/failure.ts';
+import { readinessOf, type EngineState } from '../../api/metrics/readiness.ts';
 
 function capture() {
   const lines: string[] = [];
@@ -72,5 +73,20 @@ describe('engine health: one outage, one story in the log', () => {
     health.succeeded();
     expect(logger.lines[2]).toMatch(/^info postgres: available again after [\d.]+ s; 1 requests failed during the outage$/);
     health.close();
+  });
+});
+
+describe('readiness: this instance can serve', () => {
+  const at = '2026-01-01T00:00:00.000Z';
+  const engine = (name: EngineState['engine'], state: EngineState['state']): EngineState => ({ engine: name, state, since: at, lastError: null });
+
+  it('readiness: Redis away -> still ready (limits count per instance), redis named degraded', () => {
+    expect(readinessOf([engine('postgres', 'up'), engine('redis', 'down')])).toMatchObject({ ready: true, degraded: ['redis'] });
+  });
+
+  it('readiness: PostgreSQL or the JSON store\'s disk away -> not ready (requests fail)', () => {
+    expect(readinessOf([engine('postgres', 'down'), engine('redis', 'up')])).toMatchObject({ ready: false, degraded: [] });
+    expect(readinessOf([engine('json', 'down')])).toMatchObject({ ready: false, degraded: [] });
+    expect(readinessOf([engine('json', 'up')])).toMatchObject({ ready: true, degraded: [] });
   });
 });

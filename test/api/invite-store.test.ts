@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WaitlistSignup } from '../../api/contract/index.ts';
 import { loadConfig } from '../../api/config.ts';
 import type { InviteClaim } from '../../api/sidecar/domain/invitation.ts';
@@ -176,6 +176,24 @@ describe('invitations (JSON store)', () => {
     expect(await onDisk(a.email)).toMatchObject({ state: 'sent', invitedAt: AT });
     await store.releaseInvitation(b.email, b.invitation!.messageId);
     expect(await onDisk(b.email)).toBeUndefined();
+  });
+
+  it('invite store: a run\'s write still waiting for a commit is written by close()', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'invite-store-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const store = await JsonWaitlistStore.open(dir);
+    await seed(store);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const claiming = store.claimInvitees(claim(1));
+      await store.close();
+      expect((await claiming).map((r) => r.email)).toEqual(['m0@example.com']);
+    } finally {
+      vi.useRealTimers();
+    }
+    const again = await JsonWaitlistStore.open(dir);
+    cleanups.push(() => again.close());
+    expect((await again.unconfirmedInvitations()).map((r) => r.email)).toEqual(['m0@example.com']);
   });
 
   it('invite store: a data file written before invitations existed reads unchanged', async () => {

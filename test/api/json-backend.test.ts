@@ -12,7 +12,7 @@ import { SidecarChannel } from '../../api/sidecar/operator/client.ts';
 import { operatorSocketPath } from '../../api/sidecar/operator/protocol.ts';
 import type { Backend } from '../../api/sidecar/store/backend.ts';
 import { openBackend } from '../../api/sidecar/store/open-backend.ts';
-import { openJsonBackend } from '../../api/sidecar/store/json/backend.ts';
+import { COMFORTABLE_RECORDS, openJsonBackend } from '../../api/sidecar/store/json/backend.ts';
 import { testConfig } from './support/harness.ts';
 
 let dir: string;
@@ -43,7 +43,11 @@ describe('JSON backend', () => {
     expect(await opened.describe()).toBe(`store: JSON file ${join(dir, 'waitlist.json')}, 1 records`);
   });
 
-  it('backend: more records than the comfortable size -> one warning line at open naming the migrate command; none below it', async () => {
+  it('backend: the comfortable size is the envelope, 100,000 records', () => {
+    expect(COMFORTABLE_RECORDS).toBe(100_000);
+  });
+
+  it('backend: more records than the comfortable size -> one warning line at open pointing to PostgreSQL; none below it', async () => {
     const first = await backend();
     for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) await first.store.upsert(signup(email), 'json', at);
     await open.pop()!.close();
@@ -54,6 +58,7 @@ describe('JSON backend', () => {
     await backend({ warn: (line) => lines.push(line) }, 2);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('3 records, more than the 2');
+    expect(lines[0]).toContain('move to PostgreSQL');
     expect(lines[0]).toContain('npm run waitlist -- migrate --to "$DATABASE_URL"');
     expect(lines[0]).not.toContain('\n');
   });

@@ -1,14 +1,12 @@
 /**
- * The request line's cheap paths give what the full ones give: the plain-path shortcut of the
- * path redaction, and request lines written in batches (one write per event-loop turn) that keep
- * their order with other lines and are all out when the process ends, however it ends.
+ * The request line's cheap path gives what the full one gives (the plain-path shortcut of the path
+ * redaction), and request lines are all out when the process ends, however it ends.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { batchRequestLines } from '../../api/log/line-batch.ts';
 import { createLogger, Redacted, REQUEST_MESSAGE } from '../../api/log/logger.ts';
 import { maskPath, redactPath } from '../../api/log/redact.ts';
 
@@ -24,22 +22,6 @@ describe('request line', () => {
     expect(redactPath('/x/ab12cd34ef56gh78ij90kl12mn34op56qr')).toBe('/x/[redacted]');
   });
 
-  test('request line: the lines of one event-loop turn go out in one write, in order; any other line writes what is pending first', async () => {
-    const writes: string[] = [];
-    const out = batchRequestLines({ write: (text: string) => void writes.push(text) });
-    const logger = createLogger('front', { LOG_FORMAT: 'json', LOG_LEVEL: 'info' }, out);
-    for (const n of [1, 2, 3]) logger.info(new Redacted({ reqId: `r-${n}`, method: 'GET', path: '/', status: 200, ms: 0.1 }), REQUEST_MESSAGE);
-    expect(writes).toEqual([]);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(writes).toHaveLength(1);
-    expect(writes[0].trim().split('\n').map((line) => JSON.parse(line).reqId)).toEqual(['r-1', 'r-2', 'r-3']);
-
-    logger.info(new Redacted({ reqId: 'r-4', method: 'GET', path: '/', status: 200, ms: 0.1 }), REQUEST_MESSAGE);
-    logger.warn('sidecar exited');
-    expect(writes).toHaveLength(2);
-    expect(writes[1].trim().split('\n').map((line) => JSON.parse(line).msg)).toEqual(['request', 'sidecar exited']);
-  });
-
   test('request line: the hook still redacts a request line logged with plain fields', () => {
     const writes: string[] = [];
     const logger = createLogger('front', { LOG_FORMAT: 'json', LOG_LEVEL: 'info' }, { write: (text: string) => void writes.push(text) });
@@ -53,7 +35,7 @@ describe('request line', () => {
     ['an uncaught error', "throw new Error('boom');"],
     ['process.exit in the same turn', 'process.exit(3);'],
   ] as const) {
-    test(`request line: no line pending in a batch is lost when the process ends by ${how}`, async () => {
+    test(`request line: no line is lost when the process ends by ${how}`, async () => {
       const script = `
         import { createLogger, Redacted, REQUEST_MESSAGE } from ${JSON.stringify(LOGGER)};
         const logger = createLogger('front', { LOG_FORMAT: 'json', LOG_LEVEL: 'info' });

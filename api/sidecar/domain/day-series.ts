@@ -35,43 +35,27 @@ export function dayStart(day: string, offset = 0): number {
   return Date.parse(`${day}T00:00:00.000Z`) + offset * DAY_MS;
 }
 
-/** Accumulates records one at a time; `series()` gives the DaySeries so far. */
-export class DaySeriesTally {
-  readonly #since: number;
-  readonly #until: number;
-  #before = 0;
-  /** Keyed by whole days since the epoch: cheaper than a date string per record. */
-  readonly #days = new Map<number, FieldCounts>();
-
-  constructor(range: DayRange) {
-    this.#since = Date.parse(range.since);
-    this.#until = Date.parse(range.until);
-  }
-
-  add(record: WaitlistRecord): void {
-    const created = Date.parse(record.createdAt);
-    if (created >= this.#until) return;
-    if (created < this.#since) {
-      this.#before += 1;
-      return;
-    }
-    const day = Math.floor(created / DAY_MS);
-    let counts = this.#days.get(day);
-    if (!counts) this.#days.set(day, (counts = emptyCounts()));
-    tally(counts, record, 1);
-  }
-
-  series(): DaySeries {
-    const days = [...this.#days].sort(([a], [b]) => a - b).map(([day, counts]) => ({ day: utcDay(day * DAY_MS), counts }));
-    return { before: this.#before, days };
-  }
-}
-
 /** The reference definition: the DaySeries of `records` over `range`. */
 export function daySeriesOf(records: Iterable<WaitlistRecord>, range: DayRange): DaySeries {
-  const counts = new DaySeriesTally(range);
-  for (const record of records) counts.add(record);
-  return counts.series();
+  const since = Date.parse(range.since);
+  const until = Date.parse(range.until);
+  let before = 0;
+  /** Keyed by whole days since the epoch: cheaper than a date string per record. */
+  const byDay = new Map<number, FieldCounts>();
+  for (const record of records) {
+    const created = Date.parse(record.createdAt);
+    if (created >= until) continue;
+    if (created < since) {
+      before += 1;
+      continue;
+    }
+    const day = Math.floor(created / DAY_MS);
+    let counts = byDay.get(day);
+    if (!counts) byDay.set(day, (counts = emptyCounts()));
+    tally(counts, record, 1);
+  }
+  const days = [...byDay].sort(([a], [b]) => a - b).map(([day, counts]) => ({ day: utcDay(day * DAY_MS), counts }));
+  return { before, days };
 }
 
 /** Whether a range is two valid times, the first not after the second. */

@@ -3,7 +3,7 @@
  * iat, exp, jti). HS256 is a deliberate deviation from RFC 9068 §2.1 (which wants RS256): the
  * issuer is the only resource server, so no third party needs to verify them.
  */
-import { createSecretKey, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { SignJWT, errors, jwtVerify, type JWTPayload } from 'jose';
 import { TOKEN_TTL_SECONDS } from '../../contract/index.ts';
 
@@ -26,18 +26,6 @@ export interface Audience {
   audience: string;
 }
 
-/** Each key as a WebCrypto HMAC key, made once: given the raw bytes, jose imports them on every call. */
-const hmacKeys = new WeakMap<Uint8Array, CryptoKey>();
-
-function hmacKey(key: Uint8Array): CryptoKey {
-  let made = hmacKeys.get(key);
-  if (!made) {
-    made = createSecretKey(key).toCryptoKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']) as CryptoKey;
-    hmacKeys.set(key, made);
-  }
-  return made;
-}
-
 export async function issueAccessToken(
   key: Uint8Array,
   target: Audience,
@@ -54,17 +42,8 @@ export async function issueAccessToken(
     .setJti(randomUUID())
     .setIssuedAt(iat)
     .setExpirationTime(iat + TOKEN_TTL_SECONDS)
-    .sign(hmacKey(key));
+    .sign(key);
 }
-
-/**
- * Tokens this process has verified, with their claims, per key: a client polling the statistics
- * presents one token for its whole lifetime, and checking its signature (a WebCrypto job) was
- * about 40 % of such a request's CPU. Only tokens that passed every check enter, so a caller
- * cannot fill it; when it is full the oldest leaves. The clock is checked on every use.
- */
-const REMEMBERED_PER_KEY = 1024;
-const verifiedTokens = new WeakMap<Uint8Array, Map<string, AccessTokenClaims>>();
 
 /** exp with the leeway, as jose checks it, and no iat in the future (jose accepts one; this server never issues one). */
 function withinLifetime(claims: { iat: number; exp: number }, nowMs: number): boolean {
@@ -82,12 +61,9 @@ export async function verifyAccessToken(
   target: Audience,
   nowMs: number,
 ): Promise<AccessTokenClaims | undefined> {
-  let remembered = verifiedTokens.get(key);
-  const known = remembered?.get(token);
-  if (known && known.iss === target.issuer && known.aud === target.audience) return withinLifetime(known, nowMs) ? known : undefined;
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(token, hmacKey(key), {
+    ({ payload } = await jwtVerify(token, key, {
       algorithms: ['HS256'],
       typ: 'at+jwt',
       issuer: target.issuer,
@@ -105,9 +81,5 @@ export async function verifyAccessToken(
   const { iss, aud, sub, client_id, scope, jti, iat, exp } = payload;
   const strings = [iss, aud, sub, client_id, scope, jti].every((value) => typeof value === 'string');
   if (!strings || typeof iat !== 'number' || typeof exp !== 'number' || !withinLifetime({ iat, exp }, nowMs)) return undefined;
-  const claims = Object.freeze(payload as unknown as AccessTokenClaims);
-  if (!remembered) verifiedTokens.set(key, (remembered = new Map()));
-  if (remembered.size >= REMEMBERED_PER_KEY) remembered.delete(remembered.keys().next().value!);
-  remembered.set(token, claims);
-  return claims;
+  return payload as unknown as AccessTokenClaims;
 }

@@ -5,12 +5,18 @@
  * answers the contract's 500 internal_error without a line of its own (http/failure.ts).
  */
 import { redact } from '../../log/redact.ts';
-import type { EngineHealth } from './engine-health.ts';
+import type { EngineName } from '../../metrics/readiness.ts';
+
+/** What a request that met the outage tells the engine's health (engine-health.ts): it counts it. */
+export interface OutageCounter {
+  readonly engine: EngineName;
+  requestAffected(): void;
+}
 
 export class EngineUnavailableError extends Error {
-  readonly health: EngineHealth;
+  readonly health: OutageCounter;
 
-  constructor(health: EngineHealth, cause: unknown) {
+  constructor(health: OutageCounter, cause: unknown) {
     super(`${health.engine} unavailable: ${describeCause(cause)}`, { cause });
     this.name = 'EngineUnavailableError';
     this.health = health;

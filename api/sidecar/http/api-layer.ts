@@ -1,16 +1,16 @@
 /**
- * The one middleware every request passes, so every response has the same shape: rate limiting, the routing
- * of unknown paths to 404, error rendering, the API headers on every answer (X-API-Version and
- * the four RateLimit-* fields, plus the route's own), HEAD without a body. Request lines are the
- * front's (api/front/log.ts); error lines here carry the front's request id.
+ * The one middleware every request passes, so every response has the same shape: rate limiting,
+ * the routing of unknown paths to 404, error rendering, the API headers on every answer
+ * (X-API-Version and the four RateLimit-* fields, plus the route's own from the route table),
+ * HEAD without a body. Request lines are the front's (api/front/log.ts); error lines here carry
+ * the front's request id.
  */
 import { getRequestIP, type Middleware } from 'h3';
 import { FastResponse } from 'srvx';
-import { API_VERSION, rateLimitPolicy, type RateLimitPolicy } from '../../contract/index.ts';
+import { API_VERSION, errorStyleOf, rateLimitPolicy, routeHeaders, type RateLimitPolicy } from '../../contract/index.ts';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../deps.ts';
 import type { Mount } from '../mount.ts';
-import type { RouteContext } from '../routes/route-module.ts';
 import { addressBucket, clientAddress, type Trusted } from '../../net/client-address.ts';
 import { ApiError, errorResponse } from './errors.ts';
 import { requestLogger, type Logger } from './log.ts';
@@ -24,8 +24,8 @@ export interface LayerDeps {
   logger: Logger;
   limiter: RateLimitStore;
   trust: Trusted;
-  /** Mounted routes by full path, each with the context its handler runs in. */
-  mounts: ReadonlyMap<string, { mount: Mount; ctx: RouteContext }>;
+  /** Mounted routes by full path. */
+  mounts: ReadonlyMap<string, Mount>;
 }
 
 /** Distinct (peer, X-Forwarded-For) pairs whose bucket is remembered. */
@@ -41,8 +41,7 @@ export function apiLayer(deps: LayerDeps): Middleware {
   };
 
   // The rate-limit bucket of a (peer, X-Forwarded-For) pair never changes, and the same few pairs
-  // come back on every request (the front's one address, a client's); parsing them is a tenth of
-  // the layer's work, so recent answers are kept, a bounded number.
+  // come back on every request (the front's one address, a client's): recent answers are kept.
   const buckets = new Map<string, string>();
   const bucketOf = (peer: string | undefined, forwarded: string | null): string => {
     const key = `${peer ?? ''}\n${forwarded ?? ''}`;
@@ -66,7 +65,7 @@ export function apiLayer(deps: LayerDeps): Middleware {
     const decision = await limiter.hit(policy, bucket, limits[policy], clock.now());
 
     let response: Response;
-    const style = mounted?.mount.module.errorStyle ?? 'api';
+    const style = mounted ? errorStyleOf(mounted.route) : 'api';
     if (!decision.allowed) {
       // RFC 6585 §4 + ratelimit-headers: Retry-After points to the same moment as RateLimit-Reset.
       response = errorResponse(new ApiError('rate_limited', { 'retry-after': String(decision.resetSeconds) }), style);
@@ -84,7 +83,8 @@ export function apiLayer(deps: LayerDeps): Middleware {
     }
 
     // Every response here was built by this app (http/respond.ts), so its headers are mutable.
-    addHeaders(response, { 'x-api-version': API_VERSION, ...rateLimitHeaders(decision), ...mounted?.mount.module.headers?.(mounted.ctx) });
+    const own = mounted ? routeHeaders(mounted.route, mounted.env) : {};
+    addHeaders(response, { 'x-api-version': API_VERSION, ...rateLimitHeaders(decision), ...own });
     // RFC 9110 §9.3.2: HEAD answers with the headers of GET and no content.
     if (method === 'HEAD' && response.body) response = new FastResponse(null, { status: response.status, headers: response.headers });
     return response;

@@ -33,8 +33,3 @@ export function errorResponse(error: ApiError, style: ErrorStyle): Response {
     : { error: error.code, message: ERROR_MESSAGES[error.code] };
   return jsonResponse(error.status, body, error.headers);
 }
-
-/** Anything that is not an ApiError is a bug or an I/O failure: 500 with nothing about the inside. */
-export function toApiError(error: unknown): ApiError {
-  return error instanceof ApiError ? error : new ApiError('internal_error');
-}

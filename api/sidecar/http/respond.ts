@@ -6,7 +6,7 @@
  * The answers are srvx's FastResponse, the Response class of h3's own Node adapter: a Response to
  * every caller (app.request, instanceof Response, headers, json()), but on node:http its string
  * body and headers go to the socket as they are, without the web stream a native Response is read
- * through, which cost the sidecar a sixth of its CPU per sign-up (docs/performance.md).
+ * through (docs/performance.md).
  */
 import { FastResponse } from 'srvx';
 

@@ -11,7 +11,7 @@ import { failureText, type InviteClaim, type InviteFilter } from '../domain/invi
 import type { InvitationStore } from '../store/waitlist-store.ts';
 import type { ExportFilter, OperatorStore } from '../store/waitlist-store.ts';
 
-/** Longest silence of the sidecar within one request (an erase at 1,000,000 records commits in about a second). */
+/** Longest silence of the sidecar within one request (an erase waits for a commit of the whole file). */
 const IDLE_TIMEOUT_MS = 30_000;
 
 export class SidecarChannel implements OperatorStore, InvitationStore {

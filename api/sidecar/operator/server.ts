@@ -1,13 +1,16 @@
 /** The sidecar's end of the operator channel (protocol.ts); the store behind it is the sidecar's own. */
-import { chmod, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { LANGS, type Lang } from '../../contract/index.ts';
 import { isDayRange } from '../domain/day-series.ts';
-import { PRIVATE_FILE_MODE } from '../store/durable-file.ts';
+import { closeGracefully, listenPrivateSocket } from '../listen.ts';
 import type { ExportFilter, OperatorStore } from '../store/waitlist-store.ts';
 import { MAX_REQUEST_BYTES, MAX_SOCKET_PATH_BYTES, operatorSocketPath } from './protocol.ts';
 import type { InvitationStore } from '../store/waitlist-store.ts';
 import { inviteRoute } from './invite-routes.ts';
+
+/** How long a closing sidecar lets operator calls in flight finish (a long export is cut). */
+const CLOSE_GRACE_MS = 1_000;
 
 export interface OperatorServer {
   close(): Promise<void>;
@@ -32,24 +35,9 @@ export async function serveOperator(
   const server = createServer((req, res) => {
     handle(store, req, res).catch(() => answer(res, 500, { error: 'internal_error' }));
   });
-  // The socket file is created by bind() inside listen(); the umask makes it 0600 from the start.
-  const mask = process.umask(0o177);
-  try {
-    await new Promise<void>((done, fail) => {
-      server.once('error', fail);
-      server.listen(path, () => done());
-    });
-  } finally {
-    process.umask(mask);
-  }
-  await chmod(path, PRIVATE_FILE_MODE);
-  return {
-    close: () =>
-      new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeAllConnections();
-      }),
-  };
+  await listenPrivateSocket(server, path, (code) => `The operator channel cannot listen on ${path} (${code}).`);
+  // A call in flight (an erase waiting for its commit) is answered before the store closes.
+  return { close: () => closeGracefully(server, CLOSE_GRACE_MS) };
 }
 
 async function handle(store: OperatorStore & InvitationStore, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,11 +1,8 @@
 /** Operation 6: the zero-auth index of a base path, with absolute links (ApiIndex schema). */
 import { apiIndexBody } from '../../contract/index.ts';
 import { jsonResponse } from '../http/respond.ts';
-import type { RouteModule } from './route-module.ts';
+import type { RouteContext } from './route-module.ts';
 
-export const getApiIndex: RouteModule = {
-  id: 'getApiIndex',
-  async handle(_event, { env, urls }) {
-    return jsonResponse(200, apiIndexBody(urls, env));
-  },
-};
+export async function getApiIndex(_event: unknown, { env, urls }: RouteContext): Promise<Response> {
+  return jsonResponse(200, apiIndexBody(urls, env));
+}

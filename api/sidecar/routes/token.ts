@@ -3,7 +3,8 @@
  * content type (400) -> size (413) -> parsing, repeated parameters (400) -> grant type (400) ->
  * client authentication (400 for two methods at once, else 401) -> scope (400).
  */
-import { BODY_LIMIT_BYTES, SCOPES, TOKEN_TTL_SECONDS, routeHeaders, type TokenResponse } from '../../contract/index.ts';
+import type { H3Event } from 'h3';
+import { BODY_LIMIT_BYTES, SCOPES, TOKEN_TTL_SECONDS, type TokenResponse } from '../../contract/index.ts';
 import { sandboxClients } from '../domain/clients.ts';
 import { issueAccessToken } from '../domain/tokens.ts';
 import { decodeUtf8, readLimitedBody } from '../http/body.ts';
@@ -13,47 +14,41 @@ import { mediaTypeOf } from '../http/content-type.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseForm } from '../http/form.ts';
 import { jsonResponse } from '../http/respond.ts';
-import type { RouteModule } from './route-module.ts';
+import type { RouteContext } from './route-module.ts';
 
-export const createToken: RouteModule = {
-  id: 'createToken',
-  errorStyle: 'oauth',
-  // RFC 6749 §5.1: no-store and no-cache on every answer (api/contract/route-headers.ts).
-  headers: ({ env }) => routeHeaders('createToken', env),
-  async handle(event, { env, urls, deps }) {
-    if (mediaTypeOf(event.req.headers.get('content-type')) !== 'application/x-www-form-urlencoded') {
-      throw new ApiError('invalid_request');
-    }
-    const text = decodeUtf8(await readLimitedBody(event.req, BODY_LIMIT_BYTES));
-    const form = text === undefined ? undefined : parseForm(text);
-    if (!form?.ok) throw new ApiError('invalid_request');
-    // RFC 6749 §3.2: a parameter sent without a value is treated as if it were omitted.
-    const params = new Map([...form.fields].filter(([, value]) => value !== ''));
+export async function createToken(event: H3Event, { env, urls, deps }: RouteContext): Promise<Response> {
+  if (mediaTypeOf(event.req.headers.get('content-type')) !== 'application/x-www-form-urlencoded') {
+    throw new ApiError('invalid_request');
+  }
+  const text = decodeUtf8(await readLimitedBody(event.req, BODY_LIMIT_BYTES));
+  const form = text === undefined ? undefined : parseForm(text);
+  if (!form?.ok) throw new ApiError('invalid_request');
+  // RFC 6749 §3.2: a parameter sent without a value is treated as if it were omitted.
+  const params = new Map([...form.fields].filter(([, value]) => value !== ''));
 
-    const grantType = params.get('grant_type');
-    if (grantType === undefined) throw new ApiError('invalid_request');
-    if (grantType !== 'client_credentials') throw new ApiError('unsupported_grant_type');
+  const grantType = params.get('grant_type');
+  if (grantType === undefined) throw new ApiError('invalid_request');
+  if (grantType !== 'client_credentials') throw new ApiError('unsupported_grant_type');
 
-    const challenge = { 'www-authenticate': basicChallenge(env) };
-    const auth = clientCredentials(event.req.headers.get('authorization'), params);
-    if (!auth.ok) throw new ApiError(auth.code, auth.code === 'invalid_client' ? challenge : {});
-    const directory = env === 'sandbox' ? sandboxClients : deps.clients;
-    const client = await directory.authenticate(auth.credentials.id, auth.credentials.secret);
-    if (!client) throw new ApiError('invalid_client', challenge);
+  const challenge = { 'www-authenticate': basicChallenge(env) };
+  const auth = clientCredentials(event.req.headers.get('authorization'), params);
+  if (!auth.ok) throw new ApiError(auth.code, auth.code === 'invalid_client' ? challenge : {});
+  const directory = env === 'sandbox' ? sandboxClients : deps.clients;
+  const client = await directory.authenticate(auth.credentials.id, auth.credentials.secret);
+  if (!client) throw new ApiError('invalid_client', challenge);
 
-    const requested = params.get('scope');
-    const granted = requested === undefined ? [...client.scopes] : [...new Set(requested.split(' ').filter(Boolean))];
-    if (!granted.every((scope) => client.scopes.includes(scope))) throw new ApiError('invalid_scope');
-    const scope = SCOPES.filter((known) => granted.includes(known)).join(' ');
+  const requested = params.get('scope');
+  const granted = requested === undefined ? [...client.scopes] : [...new Set(requested.split(' ').filter(Boolean))];
+  if (!granted.every((scope) => client.scopes.includes(scope))) throw new ApiError('invalid_scope');
+  const scope = SCOPES.filter((known) => granted.includes(known)).join(' ');
 
-    const accessToken = await issueAccessToken(
-      deps.keys[env],
-      { issuer: urls.issuer, audience: urls.resource },
-      client.id,
-      scope,
-      deps.clock.now(),
-    );
-    const body: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, scope };
-    return jsonResponse(200, body);
-  },
-};
+  const accessToken = await issueAccessToken(
+    deps.keys[env],
+    { issuer: urls.issuer, audience: urls.resource },
+    client.id,
+    scope,
+    deps.clock.now(),
+  );
+  const body: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, scope };
+  return jsonResponse(200, body);
+}

@@ -3,8 +3,10 @@
  * content type (415) -> size (413) -> parsing (400 invalid_json / invalid_request) -> honeypot ->
  * fields (400 invalid_request) -> e-mail (422) -> consent (422).
  *
- * New, repeated and discarded sign-ups look the same from outside: same status, headers and body,
- * and each waits for one commit of the store (a discarded one forces a commit that changes nothing).
+ * The deprecated unversioned alias (operation 5) runs this same handler; its Deprecation and
+ * successor link come from the route table. New, repeated and discarded sign-ups look the same
+ * from outside: same status, headers and body, and each waits for one commit of the store (a
+ * discarded one forces a commit that changes nothing).
  */
 import type { H3Event } from 'h3';
 import { BODY_LIMIT_BYTES, DEFAULT_LANG, THANKS_PATHS, routeById, type Accepted } from '../../contract/index.ts';
@@ -14,7 +16,7 @@ import { mediaTypeOf } from '../http/content-type.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseForm } from '../http/form.ts';
 import { jsonResponse, seeOther } from '../http/respond.ts';
-import type { RouteContext, RouteModule } from './route-module.ts';
+import type { RouteContext } from './route-module.ts';
 
 const JSON_TYPE = 'application/json';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -22,7 +24,7 @@ const ACCEPTED: Accepted = { accepted: true };
 /** RFC 9110 §15.5.16: a 415 may say what works (Accept-Post, W3C LDP). */
 const ACCEPT_POST = (routeById('joinWaitlist').request?.mediaTypes ?? []).join(', ');
 
-export async function handleSignup(event: H3Event, { env, deps }: RouteContext): Promise<Response> {
+export async function joinWaitlist(event: H3Event, { env, deps }: RouteContext): Promise<Response> {
   const type = mediaTypeOf(event.req.headers.get('content-type'));
   if (type !== JSON_TYPE && type !== FORM_TYPE) {
     throw new ApiError('unsupported_media_type', { 'accept-post': ACCEPT_POST });
@@ -58,8 +60,3 @@ function parseFormBody(bytes: Uint8Array): SignupInput {
   if (!form?.ok) throw new ApiError('invalid_request');
   return { channel: 'form', fields: form.fields };
 }
-
-export const joinWaitlist: RouteModule = {
-  id: 'joinWaitlist',
-  handle: handleSignup,
-};

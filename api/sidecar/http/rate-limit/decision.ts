@@ -1,6 +1,7 @@
 /**
  * What every engine answers for one request: the fixed-window arithmetic shared by the in-memory
- * and the Redis windows, so both give exactly the same decisions and headers (contract part 8).
+ * and the Redis windows, so both give exactly the same decisions, and the headers that say it
+ * (contract part 8).
  */
 import type { RateLimitPolicy } from '../../../contract/index.ts';
 import type { EngineHealth } from '../../health/engine-health.ts';
@@ -35,5 +36,15 @@ export function decide(count: number, resetAt: number, limit: number, now: numbe
     remaining: Math.max(0, limit - count),
     resetSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
     windowSeconds: windowMs / 1000,
+  };
+}
+
+/** The RateLimit-* header fields of one decision (the draft-06 set the contract chose, part 8). */
+export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+  return {
+    'ratelimit-limit': String(decision.limit),
+    'ratelimit-remaining': String(decision.remaining),
+    'ratelimit-reset': String(decision.resetSeconds),
+    'ratelimit-policy': `${decision.limit};w=${decision.windowSeconds}`,
   };
 }

@@ -8,8 +8,7 @@ import type { Logger } from '../log.ts';
 import type { RateLimitStore } from './decision.ts';
 import { MemoryRateLimitStore } from './memory.ts';
 
-export { decide, type RateLimitDecision, type RateLimitStore } from './decision.ts';
-export { rateLimitHeaders } from './headers.ts';
+export { decide, rateLimitHeaders, type RateLimitDecision, type RateLimitStore } from './decision.ts';
 export { MemoryRateLimitStore } from './memory.ts';
 
 type LimitSettings = Pick<Config, 'RATE_LIMIT_WINDOW_SECONDS' | 'RATE_LIMIT_MAX_CLIENTS'>;

@@ -37,9 +37,8 @@ return {redis.call('HINCRBY', KEYS[1], 'c', 1), resetAt}
 `;
 
 /**
- * A request waits at most this long for the engine before it is decided locally. Loopback answers
- * take < 1 ms, but a busy 2-core host was seen to stall a process for 100+ ms: shorter would count
- * healthy moments in memory.
+ * A request waits at most this long for the engine before it is decided locally: long enough that
+ * a busy host's scheduling pause is not taken for an outage and counted in memory.
  */
 const COMMAND_TIMEOUT_MS = 500;
 /** After a failed command, requests go straight to the fallback for this long (no pile-up of waits). */

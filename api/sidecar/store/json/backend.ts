@@ -17,17 +17,15 @@ import { loadOrCreateKeys } from './keys-file.ts';
 import { JsonWaitlistStore } from './waitlist-store.ts';
 
 /**
- * Above this many records the JSON store is past its comfortable size and says so at start. Every
- * commit rewrites the whole file, so a sign-up's p99 grows about linearly with the list: measured with
- * 32 clients (33–35 ms at 100,000 records, 168 ms warm at 1,000,000) it passes 50 ms near
- * 200,000; by the sidecar bench in docs/performance.md (96 ms at 100,000, 1,056 ms at 1,000,000) the
- * 250 ms target near 250,000.
+ * The JSON store's envelope (docs/performance.md): every commit rewrites the whole file, so a
+ * sign-up's wait grows with the list. Above this many records the sidecar says so at start and
+ * points to PostgreSQL.
  */
-export const COMFORTABLE_RECORDS = 200_000;
+export const COMFORTABLE_RECORDS = 100_000;
 /** While the disk refuses writes, a commit of what is in memory is tried this often (readiness, recovery without traffic). */
 const DISK_RETRY_MS = 1_000;
 
-/** `comfortableRecords` is for tests, which cannot afford 200,000 records to see the warning. */
+/** `comfortableRecords` is for tests, which cannot afford 100,000 records to see the warning. */
 export async function openJsonBackend(config: Config, options: BackendOptions, comfortableRecords = COMFORTABLE_RECORDS): Promise<Backend> {
   const dataDir = resolve(config.DATA_DIR);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -74,7 +72,7 @@ export async function openJsonBackend(config: Config, options: BackendOptions, c
 function sizeWarning(records: number, comfortable: number): string {
   return (
     `The JSON store holds ${records} records, more than the ${comfortable} it serves comfortably ` +
-    '(every commit rewrites the whole file); move to PostgreSQL: npm run waitlist -- migrate --to "$DATABASE_URL"'
+    '(every commit rewrites the whole file); move to PostgreSQL: npm run waitlist -- migrate --to "$DATABASE_URL", then set DATABASE_URL'
   );
 }
 

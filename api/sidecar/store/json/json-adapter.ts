@@ -1,36 +1,32 @@
 /**
- * A lowdb adapter over one JSON file that (unlike lowdb's JSONFile/steno) makes every write
- * durable (store/recycled-file.ts) and lets the owner serialise: `serialize` runs once per write,
- * synchronously at its start, so the bytes on disk are the data as it was when the write began.
+ * A lowdb adapter over the waitlist file that (unlike lowdb's JSONFile/steno) makes every write
+ * durable and lets the owner serialise: the table is serialised synchronously at the start of a
+ * write, so the bytes on disk are the data as it was when the write began.
  */
 import type { Adapter } from 'lowdb';
+import type { RecordTable } from './record-table.ts';
 import { discardRecycled, readSnapshot, removeLeftovers, replaceRecycling } from './recycled-file.ts';
+import { storeCodec, type StoreCodec } from './store-file.ts';
 
-export interface JsonFileCodec<T> {
-  /** Parses and validates the file's text; throws on a corrupt or foreign file. */
-  parse(text: string): T;
-  serialize(data: T): Uint8Array[];
-}
-
-export class DurableJsonFile<T> implements Adapter<T> {
+export class DurableJsonFile implements Adapter<RecordTable> {
   readonly path: string;
-  readonly #codec: JsonFileCodec<T>;
+  readonly #codec: StoreCodec;
   /** The size of the file the last write started. */
   lastWriteBytes = 0;
 
-  constructor(path: string, codec: JsonFileCodec<T>) {
+  constructor(path: string) {
     this.path = path;
-    this.#codec = codec;
+    this.#codec = storeCodec(path);
   }
 
   /** One whole commit, also while another process writes (readSnapshot). */
-  async read(): Promise<T | null> {
+  async read(): Promise<RecordTable | null> {
     const text = await readSnapshot(this.path);
     return text === undefined ? null : this.#codec.parse(text);
   }
 
-  write(data: T): Promise<void> {
-    const chunks = this.#codec.serialize(data);
+  write(table: RecordTable): Promise<void> {
+    const chunks = this.#codec.serialize(table);
     this.lastWriteBytes = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
     return replaceRecycling(this.path, chunks);
   }

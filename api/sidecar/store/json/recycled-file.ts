@@ -4,11 +4,10 @@
  * the target, fsync the directory. The difference: the temporary file is the generation that the
  * previous rename replaced (kept by a hard link), overwritten in place, instead of a new file.
  *
- * Why (docs/api.md, "The store"): on this ext4 disk a new 28.6 MB temp file per commit means
- * allocating 28.6 MB and freeing (and discarding) the replaced 28.6 MB every time. A bare loop of
- * such writes took 27–30 ms per commit at the median with 3–5 % of commits over 60 ms and some
- * over 200 ms: that tail, not the app, was the sign-up p99. Overwriting blocks that are already
- * allocated took 13 ms at the median with 0–1 % over 60 ms.
+ * Why (docs/performance.md): a new temporary file per commit means the file system allocates the
+ * whole file's blocks and frees (and discards) the replaced generation's every time; at the JSON
+ * store's envelope that work, not the app, sets the sign-up p99. Overwriting blocks that are
+ * already allocated costs a fraction of it.
  *
  * Readers: a reader that merely opened the target would see its inode overwritten two commits
  * later. readSnapshot() therefore reads through its own hard link, and the writer never recycles

@@ -6,7 +6,6 @@
 import { z } from 'zod';
 import { WaitlistRecord } from '../../domain/record.ts';
 import { StartupError } from '../errors.ts';
-import type { JsonFileCodec } from './json-adapter.ts';
 import { RecordTable } from './record-table.ts';
 
 export const STORE_FORMAT = 'waitlist-store';
@@ -24,7 +23,13 @@ const encoder = new TextEncoder();
 const HEAD = encoder.encode(`{"format":"${STORE_FORMAT}","version":${STORE_VERSION},"records":[`);
 const TAIL = encoder.encode(']}\n');
 
-export function storeCodec(path: string): JsonFileCodec<RecordTable> {
+export interface StoreCodec {
+  /** Parses and validates the file's text; throws StartupError on a corrupt or foreign file. */
+  parse(text: string): RecordTable;
+  serialize(table: RecordTable): Uint8Array[];
+}
+
+export function storeCodec(path: string): StoreCodec {
   const refuse = (why: string) =>
     new StartupError(
       `The data file ${path} ${why}. The sidecar will not start and has left the file untouched. ` +
@@ -44,12 +49,9 @@ export function storeCodec(path: string): JsonFileCodec<RecordTable> {
         const where = issue.path.slice(0, 2).join('.') || 'top level';
         throw refuse(`is not a waitlist store file of version ${STORE_VERSION} (problem at ${where}: ${issue.code})`);
       }
-      const seen = new Set<string>();
-      for (const record of result.data.records) {
-        if (seen.has(record.email)) throw refuse('holds the same address twice');
-        seen.add(record.email);
-      }
-      return new RecordTable(result.data.records);
+      const table = new RecordTable(result.data.records);
+      if (table.size !== result.data.records.length) throw refuse('holds the same address twice');
+      return table;
     },
     serialize(table) {
       return [HEAD, ...table.serializedRecords(), TAIL];

@@ -1,14 +1,13 @@
 /**
  * The embedded waitlist store: lowdb over one durable JSON file, with group commit.
  *
- * A sign-up is applied to the in-memory table at once and then waits for the next commit. While a
- * commit is on its way to disk, later sign-ups gather; the next commit serialises once and writes
- * them all. A promise resolves only after the write that holds its change is on disk (fsync of
- * file and directory), so an answered sign-up survives a crash. The previous generation of the
- * file is kept as the next write's temporary file (recycled-file.ts) while the store is open; an
- * erasure and close() remove it, so no older copy outlives them. Statistics are kept as the
- * table changes (running-stats.ts). Reads see the table in memory, changes included as soon as
- * they are made (each is on disk within one commit).
+ * A change is applied to the table in memory at once and then waits for the next commit. While a
+ * commit is on its way to disk, later changes gather; the next commit writes them all. A promise
+ * resolves only after the write that holds its change is on disk (fsync of file and directory), so
+ * an answered sign-up survives a crash. The previous generation of the file is kept as the next
+ * write's temporary file (recycled-file.ts) while the store is open; an erasure and close() remove
+ * it, so no older copy outlives them. Reads see the table in memory; statistics count it when
+ * asked, which at the JSON store's size (up to 100,000 records) is quick.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,7 +16,8 @@ import { Low } from 'lowdb';
 import type { WaitlistSignup, WaitlistStats } from '../../../contract/index.ts';
 import type { Channel } from '../../domain/consent.ts';
 import { mergeSignup, type WaitlistRecord } from '../../domain/record.ts';
-import { DaySeriesTally, type DayRange, type DaySeries } from '../../domain/day-series.ts';
+import { daySeriesOf, type DayRange, type DaySeries } from '../../domain/day-series.ts';
+import { computeStats } from '../../domain/stats.ts';
 import type { EngineHealth } from '../../health/engine-health.ts';
 import { EngineUnavailableError } from '../../health/unavailable.ts';
 import { matchesFilter, type CommitInfo, type ExportFilter, type WaitlistStore } from '../waitlist-store.ts';
@@ -25,12 +25,8 @@ import { failureText, type Invitation, type InviteClaim, type InviteFilter } fro
 import { claimIn, failedInvitation, sentInvitation, settleIn, unconfirmedIn } from './invitations.ts';
 import { DurableJsonFile } from './json-adapter.ts';
 import { RecordTable } from './record-table.ts';
-import { RunningStats } from './running-stats.ts';
-import { storeCodec } from './store-file.ts';
 
 export const STORE_FILE_NAME = 'waitlist.json';
-/** Records an export hands out between two turns of the event loop, so serving goes on meanwhile. */
-const EXPORT_BATCH = 1000;
 
 export interface JsonStoreOptions {
   /** Called after every group commit (metrics). */
@@ -49,8 +45,7 @@ export interface JsonStoreOptions {
  * corrupt or foreign. For the migration to PostgreSQL.
  */
 export async function readCommittedRecords(dataDir: string): Promise<RecordTable | undefined> {
-  const path = join(dataDir, STORE_FILE_NAME);
-  return (await new DurableJsonFile(path, storeCodec(path)).read()) ?? undefined;
+  return (await new DurableJsonFile(join(dataDir, STORE_FILE_NAME)).read()) ?? undefined;
 }
 
 interface Waiter {
@@ -62,8 +57,7 @@ interface Waiter {
 
 export class JsonWaitlistStore implements WaitlistStore {
   readonly #db: Low<RecordTable>;
-  readonly #file: DurableJsonFile<RecordTable>;
-  readonly #stats: RunningStats;
+  readonly #file: DurableJsonFile;
   readonly #onCommit: JsonStoreOptions['onCommit'];
   readonly #health: EngineHealth | undefined;
   #waiting: Waiter[] = [];
@@ -72,10 +66,9 @@ export class JsonWaitlistStore implements WaitlistStore {
   #readOnly = false;
   #commits = 0;
 
-  private constructor(db: Low<RecordTable>, file: DurableJsonFile<RecordTable>, options: JsonStoreOptions) {
+  private constructor(db: Low<RecordTable>, file: DurableJsonFile, options: JsonStoreOptions) {
     this.#db = db;
     this.#file = file;
-    this.#stats = new RunningStats(db.data.values());
     this.#onCommit = options.onCommit;
     this.#health = options.health;
   }
@@ -86,8 +79,7 @@ export class JsonWaitlistStore implements WaitlistStore {
    */
   static async open(dataDir: string, options: JsonStoreOptions = {}): Promise<JsonWaitlistStore> {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
-    const path = join(dataDir, STORE_FILE_NAME);
-    const adapter = new DurableJsonFile(path, storeCodec(path));
+    const adapter = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
     await adapter.removeLeftovers();
     // Built by hand: lowdb's JSONFilePreset swaps in a memory adapter when NODE_ENV=test.
     const db = new Low(adapter, new RecordTable());
@@ -99,11 +91,10 @@ export class JsonWaitlistStore implements WaitlistStore {
 
   /**
    * The last commit, read without the lock and without changing anything (operator reads while no
-   * sidecar runs); undefined when there is no data file. Its upsert and erase refuse.
+   * sidecar runs); undefined when there is no data file. Its changes refuse.
    */
   static async readOnly(dataDir: string): Promise<JsonWaitlistStore | undefined> {
-    const path = join(dataDir, STORE_FILE_NAME);
-    const adapter = new DurableJsonFile(path, storeCodec(path));
+    const adapter = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
     const table = await adapter.read();
     if (!table) return undefined;
     const store = new JsonWaitlistStore(new Low(adapter, table), adapter, {});
@@ -131,18 +122,11 @@ export class JsonWaitlistStore implements WaitlistStore {
   }
 
   async stats(now: number): Promise<WaitlistStats> {
-    return this.#stats.at(now);
+    return computeStats(this.#db.data.values(), now);
   }
 
-  /** Over the records in memory, EXPORT_BATCH at a time, so sign-ups are served meanwhile. */
   async signupsPerDay(range: DayRange): Promise<DaySeries> {
-    const records = this.#db.data.list();
-    const counts = new DaySeriesTally(range);
-    for (let i = 0; i < records.length; i++) {
-      if (i > 0 && i % (EXPORT_BATCH * 10) === 0) await nextTurn();
-      counts.add(records[i]);
-    }
-    return counts.series();
+    return daySeriesOf(this.#db.data.values(), range);
   }
 
   async show(email: string): Promise<WaitlistRecord | undefined> {
@@ -151,54 +135,41 @@ export class JsonWaitlistStore implements WaitlistStore {
 
   async *export(filter: ExportFilter = {}): AsyncGenerator<WaitlistRecord> {
     // Records are replaced, never mutated: a copy of the list is a consistent view.
-    const records = this.#db.data.list();
-    for (let i = 0; i < records.length; i++) {
-      if (i > 0 && i % EXPORT_BATCH === 0) await nextTurn();
-      if (matchesFilter(records[i], filter)) yield records[i];
-    }
+    for (const record of this.#db.data.list()) if (matchesFilter(record, filter)) yield record;
   }
 
   /** Resolves with whether there was a record, once the file without it is on disk. */
   async erase(email: string): Promise<boolean> {
-    if (this.#closed) throw new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed');
-    const table = this.#db.data;
-    const before = table.get(email);
-    if (!before) return false;
-    table.delete(email);
-    this.#stats.change(before, undefined);
-    await this.#enqueue(true);
+    this.#refuseIfClosed();
+    if (!this.#db.data.delete(email)) return false;
+    await this.#commit(true);
     return true;
   }
 
-  upsert(signup: WaitlistSignup, channel: Channel, at: string): Promise<void> {
-    if (this.#closed) return Promise.reject(new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed'));
+  async upsert(signup: WaitlistSignup, channel: Channel, at: string): Promise<void> {
+    this.#refuseIfClosed();
     const table = this.#db.data;
-    const before = table.get(signup.email);
-    const after = mergeSignup(before, signup, channel, at);
-    table.put(after);
-    this.#stats.change(before, after);
-    return this.sync();
+    table.put(mergeSignup(table.get(signup.email), signup, channel, at));
+    await this.sync();
   }
 
   sync(): Promise<void> {
-    return this.#enqueue(false);
+    return this.#commit(false);
   }
 
-  #enqueue(discardPrevious: boolean): Promise<void> {
+  #commit(discardPrevious: boolean): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('store is closed'));
     return new Promise<void>((resolve, reject) => {
       this.#waiting.push({ resolve, reject, discardPrevious });
-      this.#startFlush();
+      this.#flushing ??= this.#flush();
     });
   }
 
-  #startFlush(): void {
-    // setImmediate lets the sign-ups of the same I/O turn join this commit.
-    this.#flushing ??= new Promise<void>((done) => setImmediate(() => this.#flush().then(done)));
-  }
-
+  /** Group commit: each write takes every change waiting when it starts. */
   async #flush(): Promise<void> {
-    do {
+    // One turn of the event loop lets the sign-ups read in the same I/O turn join the first write.
+    await nextTurn();
+    while (this.#waiting.length > 0) {
       const batch = this.#waiting;
       this.#waiting = [];
       const startedAt = this.#health?.now();
@@ -216,12 +187,16 @@ export class JsonWaitlistStore implements WaitlistStore {
         const failure = this.#health ? new EngineUnavailableError(this.#health, error) : error;
         for (const waiter of batch) waiter.reject(failure);
       }
-    } while (this.#waiting.length > 0);
+    }
     this.#flushing = undefined;
   }
 
-  async claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]> {
+  #refuseIfClosed(): void {
     if (this.#closed) throw new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed');
+  }
+
+  async claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]> {
+    this.#refuseIfClosed();
     const claimed = claimIn(this.#db.data, claim);
     if (claimed.length > 0) await this.sync();
     return claimed;
@@ -245,7 +220,7 @@ export class JsonWaitlistStore implements WaitlistStore {
 
   /** Moves the named claim on (next: its new invitation, or undefined), committed; false when the record or that claim is gone. */
   async #settle(email: string, messageId: string, next: (claimed: Invitation) => Invitation | undefined): Promise<boolean> {
-    if (this.#closed) throw new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed');
+    this.#refuseIfClosed();
     const done = settleIn(this.#db.data, email, messageId, next);
     if (done) await this.sync();
     return done;
@@ -254,7 +229,7 @@ export class JsonWaitlistStore implements WaitlistStore {
   async close(): Promise<void> {
     if (this.#readOnly) return;
     this.#closed = true;
-    while (this.#flushing) await this.#flushing;
+    await this.#flushing;
     await this.#file.discardPrevious();
   }
 }
