@@ -1,10 +1,11 @@
 /**
- * The mount table: every operation of the contract's route table (ROUTES) in both environments,
+ * The mount table: every operation of the contract's route table (ROUTES) and the MCP endpoint in both environments,
  * production under '' and the sandbox under '/sandbox' (ENV_PREFIX), each joined with its route file.
  */
 import type { H3 } from 'h3';
-import { ENVIRONMENTS, ENV_PREFIX, ROUTES, type Environment, type Route, type RouteId } from '../contract/index.ts';
+import { ENVIRONMENTS, ENV_PREFIX, MCP_ROUTE, ROUTES, type Environment, type Route, type RouteId } from '../contract/index.ts';
 import { getApiIndex } from './routes/api-index.ts';
+import { mcp } from './routes/mcp.ts';
 import type { RouteModule } from './routes/route-module.ts';
 import { getWaitlistStats } from './routes/stats.ts';
 import { getStatus } from './routes/status.ts';
@@ -19,6 +20,7 @@ const MODULES: Record<RouteId, RouteModule> = {
   getWaitlistStats,
   joinWaitlistLegacy,
   getApiIndex,
+  mcp,
 };
 
 export interface Mount {
@@ -31,7 +33,7 @@ export interface Mount {
 
 export function mountTable(): Mount[] {
   return ENVIRONMENTS.flatMap((env) =>
-    ROUTES.map((route) => ({ env, path: `${ENV_PREFIX[env]}${route.path}`, route, module: MODULES[route.id] })),
+    [...ROUTES, MCP_ROUTE].map((route) => ({ env, path: `${ENV_PREFIX[env]}${route.path}`, route, module: MODULES[route.id] })),
   );
 }
 

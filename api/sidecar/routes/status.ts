@@ -1,20 +1,24 @@
 /** Operation 1: the zero-auth status probe (contract part 2, Status). */
 import { API_VERSION, SERVICE_NAME, type Status } from '../../contract/index.ts';
 import { jsonResponse } from '../http/respond.ts';
-import type { RouteModule } from './route-module.ts';
+import type { RouteContext, RouteModule } from './route-module.ts';
+
+/** The probe's body; the MCP `status` tool answers the same. */
+export function statusBody({ env, urls, deps }: RouteContext): Status {
+  return {
+    status: 'ok',
+    service: SERVICE_NAME,
+    apiVersion: API_VERSION,
+    environment: env,
+    time: new Date(deps.clock.now()).toISOString(),
+    docs: urls.guide,
+    openapi: urls.openapi,
+  };
+}
 
 export const getStatus: RouteModule = {
   id: 'getStatus',
-  async handle(_event, { env, urls, deps }) {
-    const body: Status = {
-      status: 'ok',
-      service: SERVICE_NAME,
-      apiVersion: API_VERSION,
-      environment: env,
-      time: new Date(deps.clock.now()).toISOString(),
-      docs: urls.guide,
-      openapi: urls.openapi,
-    };
-    return jsonResponse(200, body);
+  async handle(_event, ctx) {
+    return jsonResponse(200, statusBody(ctx));
   },
 };

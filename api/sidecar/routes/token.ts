@@ -1,7 +1,7 @@
 /**
  * Operation 2: the token endpoint, RFC 6749 §4.4 (client credentials). Order of checks:
  * content type (400) -> size (413) -> parsing, repeated parameters (400) -> grant type (400) ->
- * client authentication (400 for two methods at once, else 401) -> scope (400).
+ * client authentication (400 for two methods at once, else 401) -> scope (400) -> resource (400).
  */
 import { BODY_LIMIT_BYTES, SCOPES, TOKEN_TTL_SECONDS, routeHeaders, type TokenResponse } from '../../contract/index.ts';
 import { sandboxClients } from '../domain/clients.ts';
@@ -46,9 +46,13 @@ export const createToken: RouteModule = {
     if (!granted.every((scope) => client.scopes.includes(scope))) throw new ApiError('invalid_scope');
     const scope = SCOPES.filter((known) => granted.includes(known)).join(' ');
 
+    // RFC 8707 §2: the token's audience is the resource asked for (the API by default, or the MCP
+    // endpoint); a resource this server does not protect is invalid_target.
+    const audience = params.get('resource') ?? urls.resource;
+    if (audience !== urls.resource && audience !== urls.mcp) throw new ApiError('invalid_target');
     const accessToken = await issueAccessToken(
       deps.keys[env],
-      { issuer: urls.issuer, audience: urls.resource },
+      { issuer: urls.issuer, audience },
       client.id,
       scope,
       deps.clock.now(),
