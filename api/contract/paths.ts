@@ -20,6 +20,8 @@ export const API_PATHS = {
 
 /** The MCP endpoint (Streamable HTTP): one more way to the same sign-up, status and statistics. */
 export const MCP_PATH = '/api/mcp';
+/** The MCP revisions the endpoint serves: 2026-07-28 (per-request envelope) and 2025-11-25 (initialize). */
+export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25'] as const;
 
 /** Part 4, rule 3: where a form-encoded sign-up is redirected (303), by language. */
 export const THANKS_PATHS: Record<Lang, string> = { en: '/thanks/', de: '/de/danke/' };
@@ -104,6 +106,8 @@ export function environmentUrls(baseUrl: string, env: Environment) {
     apiCatalog: `${base}${DISCOVERY_PATHS.apiCatalog}`,
     llms: `${base}${DISCOVERY_PATHS.llms}`,
     mcpServerCard: `${base}${DISCOVERY_PATHS.mcpServerCard}`,
+    agentSkills: `${base}${DISCOVERY_PATHS.agentSkills}`,
+    skill: `${base}${DISCOVERY_PATHS.skill}`,
     guide: `${base}${PAGE_PATHS.guide.en}`,
     guideMarkdown: `${base}${twinPath(PAGE_PATHS.guide.en)}`,
     reference: `${base}${PAGE_PATHS.reference.en}`,

@@ -1,0 +1,7 @@
+// RFC 9728 §3: metadata of the resource {base}/api/mcp (the production MCP endpoint).
+import type { APIRoute } from 'astro';
+import { loadConfig } from '../../../../../api/config.ts';
+import { protectedResourceMetadata } from '../../../../../api/docs/discovery.ts';
+import { jsonFile } from '../../../../../api/docs/respond.ts';
+
+export const GET: APIRoute = () => jsonFile(protectedResourceMetadata(loadConfig().BASE_URL, 'production', 'mcp'));
