@@ -158,8 +158,8 @@ export const TokenRequest = z
       .url()
       .optional()
       .describe(
-        'RFC 8707 resource indicator: the API (`{server}/api/v1`, the default when omitted) or the MCP endpoint ' +
-          '(`{server}/api/mcp`). The token is valid only there; any other value is 400 invalid_target.',
+        'RFC 8707 resource indicator: this server\'s API (its URL + `/api/v1`, the default when omitted) or its MCP ' +
+          'endpoint (its URL + `/api/mcp`). The token is valid only there; any other value is 400 invalid_target.',
       ),
   })
   .meta({ id: 'TokenRequest', title: 'TokenRequest' });

@@ -5,4 +5,4 @@ import { agentSkillsIndex } from '../../../../api/docs/agents.ts';
 import { jsonFile } from '../../../../api/docs/respond.ts';
 import { joinWaitlistSkill } from '../../../lib/skill.ts';
 
-export const GET: APIRoute = async () => jsonFile(agentSkillsIndex(loadConfig().BASE_URL, await joinWaitlistSkill()));
+export const GET: APIRoute = () => jsonFile(agentSkillsIndex(loadConfig().BASE_URL, joinWaitlistSkill()));

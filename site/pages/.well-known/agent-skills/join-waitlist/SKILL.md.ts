@@ -2,5 +2,5 @@
 import type { APIRoute } from 'astro';
 import { joinWaitlistSkill } from '../../../../lib/skill.ts';
 
-export const GET: APIRoute = async () =>
-  new Response((await joinWaitlistSkill()).bytes, { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } });
+export const GET: APIRoute = () =>
+  new Response(joinWaitlistSkill().bytes, { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } });
