@@ -145,7 +145,7 @@ export const MCP_ROUTE = {
   summary: 'MCP server',
   description: 'Model Context Protocol over Streamable HTTP: the status, sign-up and statistics as tools.',
   success: {},
-  statuses: [200, 202, 400, 401, 403, 405, 413, 429, 500],
+  statuses: [200, 202, 400, 401, 403, 405, 406, 413, 415, 429, 500],
   rateLimit: 'standard',
 } as const satisfies Route;
 
