@@ -52,11 +52,12 @@ export function registerTools(server: McpServer, { env, urls, deps }: RouteConte
     'join_waitlist',
     {
       title: 'Join the early-access waitlist',
-      description:
-        'Adds an e-mail address to the early-access waitlist, or updates its answers when it is already there. ' +
-        'Only call it for a person who has agreed, themselves, to have their address stored and to be e-mailed ' +
-        'about early access: consent must then be true. New and repeated addresses get the same answer. ' +
-        (env === 'sandbox' ? 'This is the sandbox: it validates like production and stores nothing.' : ''),
+      description: [
+        'Adds an e-mail address to the early-access waitlist, or updates its answers when it is already there.',
+        'Only call it for a person who has agreed, themselves, to have their address stored and to be e-mailed',
+        'about early access: consent must then be true. New and repeated addresses get the same answer.',
+        ...(env === 'sandbox' ? ['This is the sandbox: it validates like production and stores nothing.'] : []),
+      ].join(' '),
       inputSchema: JoinWaitlist,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },

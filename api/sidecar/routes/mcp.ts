@@ -15,7 +15,7 @@ import {
 import { API_DESCRIPTION_VERSION, BODY_LIMIT_BYTES } from '../../contract/index.ts';
 import { BRAND } from '../../contract/brand.ts';
 import { bearerClaims, requireStatsScope } from '../http/bearer-auth.ts';
-import { readLimitedBody } from '../http/body.ts';
+import { decodeUtf8, readLimitedBody } from '../http/body.ts';
 import { registerResources } from '../mcp/resources.ts';
 import { STATS_TOOL, registerTools } from '../mcp/tools.ts';
 import type { RouteContext, RouteModule } from './route-module.ts';
@@ -35,7 +35,7 @@ async function buildServer(ctx: RouteContext): Promise<McpServer> {
 function callsTool(bytes: Uint8Array, name: string): boolean {
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.from(bytes).toString('utf8'));
+    body = JSON.parse(decodeUtf8(bytes) ?? '');
   } catch {
     return false;
   }
@@ -60,9 +60,11 @@ export const mcp: RouteModule = {
     if (callsTool(bytes, STATS_TOOL)) requireStatsScope(claims, resource);
 
     const request = new Request(event.req.url, { method: 'POST', headers: event.req.headers, body: bytes as Uint8Array<ArrayBuffer> });
+    // 2026-07-28: the per-request handler answers in JSON, as no tool sends anything before its result.
     if (!(await isLegacyRequest(request))) {
       return createMcpHandler(() => buildServer(ctx), { legacy: 'reject' }).fetch(request);
     }
+    // 2025-era: the stateless transport, asked for JSON answers (the SDK's own fallback streams SSE).
     const server = await buildServer(ctx);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
