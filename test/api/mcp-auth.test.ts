@@ -1,12 +1,14 @@
 /**
  * The MCP endpoint's HTTP rules in process, where tokens can be forged with the environment's key:
  * a token of this resource without the statistics scope gets 403 insufficient_scope; a token of
- * another audience 401; the token endpoint's RFC 8707 `resource`; no address in any log line.
+ * another audience 401; the token endpoint's RFC 8707 `resource`; no address in any log line;
+ * and the sign-up's merge and consent evidence on both stores.
  */
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENVIRONMENTS, STATS_SCOPE, environmentUrls, type Environment } from '../../api/contract/index.ts';
+import { describeEachBackend } from './support/backends.ts';
 import { BASE_URL, harness, type Harness } from './support/harness.ts';
 import { envPath, formPost } from './support/requests.ts';
 
@@ -102,4 +104,27 @@ it('a sign-up through MCP, valid or not, leaves no address in the logs', async (
     expect((await call('production', 'join_waitlist', args)).status).toBe(200);
   }
   expect(h.logger.lines.join('\n')).not.toContain('secret-person');
+});
+
+describeEachBackend('join_waitlist through MCP', (backend) => {
+  let store: Harness;
+  beforeAll(async () => {
+    store = await harness({}, backend);
+  });
+  afterAll(() => store.close());
+
+  it('stores the sign-up with the API merge rule and consent evidence of channel mcp; the sandbox stores nothing', async () => {
+    const join = (env: Environment, args: Record<string, unknown>) =>
+      store.app.request(envPath(env, '/api/mcp'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'join_waitlist', arguments: args } }),
+      });
+    expect((await join('sandbox', { email: 'Only-Sandbox@Example.com', consent: true })).status).toBe(200);
+    expect((await join('production', { email: 'Ada@Example.com', consent: true, role: 'developer' })).status).toBe(200);
+    expect((await join('production', { email: 'ada@example.com', consent: true, lang: 'de' })).status).toBe(200);
+    const records = await store.durableRecords();
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ email: 'ada@example.com', role: 'developer', lang: 'de', consent: { channel: 'mcp', form: 'api', lang: 'de' } });
+  });
 });
