@@ -10,9 +10,10 @@ import { pagesLoader } from './lib/pages-loader.ts';
 import { referenceLoader } from './lib/reference-loader.ts';
 
 export const collections = {
-  // The glob base is relative to the project root, not to srcDir.
+  // The glob base is relative to the project root, not to srcDir. content/skills/ holds the Agent
+  // Skill (site/lib/skill.ts), not pages.
   // content/<lang>/messages/ holds e-mail templates (site/lib/messages/), never pages.
-  pages: defineCollection({ loader: pagesLoader({ pattern: ['**/*.md', `!*/${MESSAGES_DIR}/**`], base: './content' }), schema: pageSchema }),
+  pages: defineCollection({ loader: pagesLoader({ pattern: ['**/*.md', `!*/${MESSAGES_DIR}/**`, '!skills/**'], base: './content' }), schema: pageSchema }),
   // The API reference, generated from the OpenAPI document (docs/openapi.md).
   reference: defineCollection({ loader: referenceLoader(), schema: pageSchema }),
 };

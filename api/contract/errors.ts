@@ -7,6 +7,7 @@ export const ERROR_STATUS = {
   invalid_json: 400,
   unsupported_grant_type: 400,
   invalid_scope: 400,
+  invalid_target: 400,
   invalid_client: 401,
   unauthorized: 401,
   invalid_token: 401,
@@ -34,6 +35,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   invalid_json: 'The request body is not valid JSON.',
   unsupported_grant_type: 'Only the client_credentials grant type is supported.',
   invalid_scope: 'The requested scope is unknown.',
+  invalid_target: 'The requested resource is not served by this authorization server.',
   invalid_client: 'Client authentication failed.',
   unauthorized: 'This endpoint needs a Bearer access token.',
   invalid_token: 'The access token is invalid or has expired.',
@@ -54,5 +56,6 @@ export const OAUTH_ERROR_CODES = [
   'invalid_client',
   'unsupported_grant_type',
   'invalid_scope',
+  'invalid_target',
 ] as const satisfies readonly ErrorCode[];
 export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];

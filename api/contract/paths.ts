@@ -18,6 +18,11 @@ export const API_PATHS = {
   waitlistLegacy: '/api/waitlist',
 } as const;
 
+/** The MCP endpoint (Streamable HTTP): one more way to the same sign-up, status and statistics. */
+export const MCP_PATH = '/api/mcp';
+/** The MCP revisions the endpoint serves: 2026-07-28 (per-request envelope) and 2025-11-25 (initialize). */
+export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25'] as const;
+
 /** Part 4, rule 3: where a form-encoded sign-up is redirected (303), by language. */
 export const THANKS_PATHS: Record<Lang, string> = { en: '/thanks/', de: '/de/danke/' };
 
@@ -42,6 +47,11 @@ export const DISCOVERY_PATHS = {
   sitemap: '/sitemap.xml',
   robots: '/robots.txt',
   securityTxt: '/.well-known/security.txt',
+  /** SEP-2127 MCP server card. */
+  mcpServerCard: '/.well-known/mcp/server-card.json',
+  /** Agent Skills discovery index (v0.2.0) and its one skill. */
+  agentSkills: '/.well-known/agent-skills/index.json',
+  skill: '/.well-known/agent-skills/join-waitlist/SKILL.md',
 } as const;
 
 /** RFC 8414 §3: the well-known string is inserted between host and the issuer's path. */
@@ -50,8 +60,8 @@ export function authorizationServerMetadataPath(env: Environment): string {
 }
 
 /** RFC 9728 §3: the well-known string is inserted between host and the resource's path. */
-export function protectedResourceMetadataPath(env: Environment): string {
-  return `/.well-known/oauth-protected-resource${ENV_PREFIX[env]}${API_BASE_PATH}`;
+export function protectedResourceMetadataPath(env: Environment, resourcePath: string = API_BASE_PATH): string {
+  return `/.well-known/oauth-protected-resource${ENV_PREFIX[env]}${resourcePath}`;
 }
 
 /** Markdown twin address of a page: `/thanks/` -> `/thanks.md`, `/` -> `/index.md`, `/de/` -> `/de.md`. */
@@ -86,11 +96,18 @@ export function environmentUrls(baseUrl: string, env: Environment) {
     token: `${prefix}${API_PATHS.token}`,
     waitlist: `${prefix}${API_PATHS.waitlist}`,
     stats: `${prefix}${API_PATHS.stats}`,
+    /** The MCP endpoint, also its protected resource identifier and its tokens' audience (RFC 8707). */
+    mcp: `${prefix}${MCP_PATH}`,
+    mcpResourceMetadata: `${base}${protectedResourceMetadataPath(env, MCP_PATH)}`,
     authorizationServerMetadata: `${base}${authorizationServerMetadataPath(env)}`,
     protectedResourceMetadata: `${base}${protectedResourceMetadataPath(env)}`,
     openapi: `${base}${DISCOVERY_PATHS.openapi}`,
     openapiMarkdown: `${base}${DISCOVERY_PATHS.openapiMarkdown}`,
     apiCatalog: `${base}${DISCOVERY_PATHS.apiCatalog}`,
+    llms: `${base}${DISCOVERY_PATHS.llms}`,
+    mcpServerCard: `${base}${DISCOVERY_PATHS.mcpServerCard}`,
+    agentSkills: `${base}${DISCOVERY_PATHS.agentSkills}`,
+    skill: `${base}${DISCOVERY_PATHS.skill}`,
     guide: `${base}${PAGE_PATHS.guide.en}`,
     guideMarkdown: `${base}${twinPath(PAGE_PATHS.guide.en)}`,
     reference: `${base}${PAGE_PATHS.reference.en}`,

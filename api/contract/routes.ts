@@ -4,7 +4,7 @@
  * to an environment's prefix ('' or '/sandbox').
  */
 import type { z } from 'zod';
-import { API_PATHS, ENV_PREFIX } from './paths.ts';
+import { API_PATHS, ENV_PREFIX, MCP_PATH } from './paths.ts';
 import {
   Accepted,
   ApiIndex,
@@ -27,7 +27,7 @@ export interface Route {
   path: string;
   methods: readonly Method[];
   auth: Auth;
-  tag: 'Status' | 'Waitlist' | 'OAuth' | 'Statistics' | 'Discovery';
+  tag: 'Status' | 'Waitlist' | 'OAuth' | 'Statistics' | 'Discovery' | 'MCP';
   summary: string;
   description: string;
   /**
@@ -131,7 +131,25 @@ export const ROUTES = [
   },
 ] as const satisfies readonly Route[];
 
-export type RouteId = (typeof ROUTES)[number]['id'];
+/**
+ * The MCP endpoint: mounted in both environments beside ROUTES, with the same layer (rate limits,
+ * headers, 405), but not an operation of the OpenAPI document: its body is MCP's JSON-RPC, and its
+ * tools call the operations above. Production counts it as 'standard' (rateLimitPolicy).
+ */
+export const MCP_ROUTE = {
+  id: 'mcp',
+  path: MCP_PATH,
+  methods: ['POST'],
+  auth: 'bearer',
+  tag: 'MCP',
+  summary: 'MCP server',
+  description: 'Model Context Protocol over Streamable HTTP: the status, sign-up and statistics as tools.',
+  success: {},
+  statuses: [200, 202, 400, 401, 403, 405, 406, 413, 415, 429, 500],
+  rateLimit: 'standard',
+} as const satisfies Route;
+
+export type RouteId = (typeof ROUTES)[number]['id'] | typeof MCP_ROUTE.id;
 
 /** The schema of a route's request body in one media type, as the OpenAPI document shows it. */
 export function requestSchema(route: Route, type: MediaType): z.ZodType {
@@ -140,7 +158,7 @@ export function requestSchema(route: Route, type: MediaType): z.ZodType {
 }
 
 export function routeById(id: RouteId): Route {
-  const route = ROUTES.find((r) => r.id === id);
+  const route = [...ROUTES, MCP_ROUTE].find((r) => r.id === id);
   if (!route) throw new Error(`unknown route ${id}`);
   return route;
 }

@@ -154,6 +154,13 @@ export const TokenRequest = z
     client_id: z.string().optional().describe('Only with client_secret_post.'),
     client_secret: z.string().optional().describe('Only with client_secret_post.'),
     scope: z.string().optional().describe('Space-delimited scopes; omitted means all scopes of the client.'),
+    resource: z
+      .url()
+      .optional()
+      .describe(
+        'RFC 8707 resource indicator: this server\'s API (its URL + `/api/v1`, the default when omitted) or its MCP ' +
+          'endpoint (its URL + `/api/mcp`). The token is valid only there; any other value is 400 invalid_target.',
+      ),
   })
   .meta({ id: 'TokenRequest', title: 'TokenRequest' });
 export type TokenRequest = z.infer<typeof TokenRequest>;

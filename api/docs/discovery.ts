@@ -17,26 +17,52 @@ export const API_CATALOG_CONTENT_TYPE = 'application/linkset+json; profile="http
  */
 export const OPENAPI_LINK_TYPE = 'application/json';
 
+export interface LinkTarget {
+  href: string;
+  type: string;
+  title?: string;
+}
+
+export interface LinkContext {
+  anchor: string;
+  'service-desc': LinkTarget[];
+  'service-doc'?: LinkTarget[];
+  status?: LinkTarget[];
+  'service-meta': LinkTarget[];
+}
+
+export interface Linkset {
+  linkset: LinkContext[];
+}
+
 const ENV_TITLE: Record<Environment, string> = { production: 'Production', sandbox: 'Sandbox' };
 
 /** RFC 9264 §4.2: the only top-level member is `linkset`; every relation's value is an array. */
-export function apiCatalog(baseUrl: string) {
+export function apiCatalog(baseUrl: string): Linkset {
+  return { linkset: [...ENVIRONMENTS.map((env) => apiContext(baseUrl, env)), ...ENVIRONMENTS.map((env) => mcpContext(baseUrl, env))] };
+}
+
+function apiContext(baseUrl: string, env: Environment): LinkContext {
+  const urls = environmentUrls(baseUrl, env);
   return {
-    linkset: ENVIRONMENTS.map((env) => {
-      const urls = environmentUrls(baseUrl, env);
-      return {
-        anchor: urls.resource,
-        'service-desc': [{ href: urls.openapi, type: OPENAPI_LINK_TYPE, title: 'OpenAPI 3.1 description' }],
-        'service-doc': [
-          { href: urls.guide, type: 'text/html', title: 'API guide' },
-          { href: urls.guideMarkdown, type: 'text/markdown', title: 'API guide (Markdown)' },
-        ],
-        status: [{ href: urls.status, type: 'application/json', title: `${ENV_TITLE[env]} status probe` }],
-        'service-meta': [
-          { href: urls.protectedResourceMetadata, type: 'application/json', title: 'OAuth protected resource metadata (RFC 9728)' },
-        ],
-      };
-    }),
+    anchor: urls.resource,
+    'service-desc': [{ href: urls.openapi, type: OPENAPI_LINK_TYPE, title: 'OpenAPI 3.1 description' }],
+    'service-doc': [
+      { href: urls.guide, type: 'text/html', title: 'API guide' },
+      { href: urls.guideMarkdown, type: 'text/markdown', title: 'API guide (Markdown)' },
+    ],
+    status: [{ href: urls.status, type: 'application/json', title: `${ENV_TITLE[env]} status probe` }],
+    'service-meta': [{ href: urls.protectedResourceMetadata, type: 'application/json', title: 'OAuth protected resource metadata (RFC 9728)' }],
+  };
+}
+
+/** The MCP endpoint of an environment: described by the server card (SEP-2127), protected like the API. */
+function mcpContext(baseUrl: string, env: Environment): LinkContext {
+  const urls = environmentUrls(baseUrl, env);
+  return {
+    anchor: urls.mcp,
+    'service-desc': [{ href: urls.mcpServerCard, type: 'application/json', title: 'MCP server card' }],
+    'service-meta': [{ href: urls.mcpResourceMetadata, type: 'application/json', title: 'OAuth protected resource metadata (RFC 9728)' }],
   };
 }
 
@@ -59,24 +85,27 @@ export function authorizationServerMetadata(baseUrl: string, env: Environment) {
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     scopes_supported: [...SCOPES],
     service_documentation: urls.guide,
-    // RFC 9728 §4: the resources this issuer's tokens are meant for.
-    protected_resources: [urls.resource],
+    // RFC 9728 §4: the resources this issuer's tokens are meant for; a token request names one
+    // with RFC 8707's `resource` (default: the API).
+    protected_resources: [urls.resource, urls.mcp],
   };
 }
 
 /**
  * RFC 9728 §2. One resource identifier for the whole /api/v1 tree of an environment (it is also
- * the tokens' audience); see docs/openapi.md for the §3.3 exact-match discussion.
+ * the tokens' audience); see docs/openapi.md for the §3.3 exact-match discussion. The MCP endpoint
+ * is a resource of its own: a token for one is refused by the other.
  */
-export function protectedResourceMetadata(baseUrl: string, env: Environment) {
+export function protectedResourceMetadata(baseUrl: string, env: Environment, which: 'api' | 'mcp' = 'api') {
   const urls = environmentUrls(baseUrl, env);
+  const name = `${BRAND.product} waitlist ${which === 'mcp' ? 'MCP server' : 'API'}`;
   return {
-    resource: urls.resource,
+    resource: which === 'mcp' ? urls.mcp : urls.resource,
     authorization_servers: [urls.issuer],
     scopes_supported: [...SCOPES],
     // RFC 6750 §2.1 only: no form-body or query tokens.
     bearer_methods_supported: ['header'],
-    resource_name: env === 'sandbox' ? `${BRAND.product} waitlist API (sandbox)` : `${BRAND.product} waitlist API`,
+    resource_name: env === 'sandbox' ? `${name} (sandbox)` : name,
     resource_documentation: urls.guide,
   };
 }

@@ -32,6 +32,7 @@ const TAG_DESCRIPTIONS: Record<Route['tag'], string> = {
   OAuth: 'OAuth 2.0 client-credentials grant: short-lived Bearer access tokens.',
   Statistics: 'Aggregate waitlist counts for callers holding the statistics scope.',
   Discovery: 'Zero-auth index of a base path, linking every operation and discovery document.',
+  MCP: 'The MCP endpoint (not an operation of this document).',
 };
 
 function infoDescription(baseUrl: string): string {

@@ -3,7 +3,7 @@
  * (api/contract/routes.ts), `site` for pages and files. A bounded set, so label cardinality stays
  * bounded however many paths clients invent.
  */
-import { ENV_PREFIX, ROUTES } from '../contract/index.ts';
+import { ENV_PREFIX, MCP_ROUTE, ROUTES } from '../contract/index.ts';
 
 export interface Operation {
   /** A route id, `unknown` for an API path the contract does not have, or `site`. */
@@ -11,7 +11,7 @@ export interface Operation {
   environment: 'production' | 'sandbox' | 'none';
 }
 
-const byPath = new Map<string, string>(ROUTES.map((route) => [route.path, route.id]));
+const byPath = new Map<string, string>([...ROUTES, MCP_ROUTE].map((route) => [route.path, route.id]));
 
 export function operationOf(target: string, isApi: boolean): Operation {
   if (!isApi) return { operation: 'site', environment: 'none' };

@@ -1,10 +1,12 @@
 /**
- * The mount table: every operation of the contract's route table (ROUTES) in both environments,
- * production under '' and the sandbox under '/sandbox' (ENV_PREFIX), each joined with its handler.
+ * The mount table: every operation of the contract's route table (ROUTES) and the MCP endpoint in
+ * both environments, production under '' and the sandbox under '/sandbox' (ENV_PREFIX), each
+ * joined with its handler.
  */
 import type { H3 } from 'h3';
-import { ENVIRONMENTS, ENV_PREFIX, ROUTES, type Environment, type Route, type RouteId } from '../contract/index.ts';
+import { ENVIRONMENTS, ENV_PREFIX, MCP_ROUTE, ROUTES, type Environment, type Route, type RouteId } from '../contract/index.ts';
 import { getApiIndex } from './routes/api-index.ts';
+import { mcp } from './routes/mcp.ts';
 import type { RouteHandler } from './routes/route-module.ts';
 import { getWaitlistStats } from './routes/stats.ts';
 import { getStatus } from './routes/status.ts';
@@ -19,6 +21,7 @@ const HANDLERS: Record<RouteId, RouteHandler> = {
   // Operation 5, the deprecated alias, behaves exactly like operation 3.
   joinWaitlistLegacy: joinWaitlist,
   getApiIndex,
+  mcp,
 };
 
 export interface Mount {
@@ -31,7 +34,7 @@ export interface Mount {
 
 export function mountTable(): Mount[] {
   return ENVIRONMENTS.flatMap((env) =>
-    ROUTES.map((route) => ({ env, path: `${ENV_PREFIX[env]}${route.path}`, route, handler: HANDLERS[route.id] })),
+    [...ROUTES, MCP_ROUTE].map((route) => ({ env, path: `${ENV_PREFIX[env]}${route.path}`, route, handler: HANDLERS[route.id] })),
   );
 }
 

@@ -46,6 +46,8 @@ export function apiLinks(baseUrl: string): Link[] {
     { name: 'Sandbox authorization server metadata', url: sbx.authorizationServerMetadata, note: 'RFC 8414, sandbox issuer' },
     { name: 'Protected resource metadata', url: prod.protectedResourceMetadata, note: 'RFC 9728, production API' },
     { name: 'Sandbox protected resource metadata', url: sbx.protectedResourceMetadata, note: 'RFC 9728, sandbox API' },
+    { name: 'MCP server card', url: prod.mcpServerCard, note: `the MCP endpoints ${prod.mcp} and ${sbx.mcp} (Streamable HTTP): tools status, join_waitlist, waitlist_stats` },
+    { name: 'Agent Skills index', url: prod.agentSkills, note: 'one skill: join the waitlist, or try the API in the sandbox' },
   ];
 }
 

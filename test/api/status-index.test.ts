@@ -1,6 +1,6 @@
 /** Status probe, API index, unknown paths and the headers every API answer carries. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS, API_VERSION, ENVIRONMENTS, ENV_PREFIX, ROUTES, SERVICE_NAME, environmentUrls } from '../../api/contract/index.ts';
+import { API_PATHS, API_VERSION, ENVIRONMENTS, ENV_PREFIX, MCP_ROUTE, ROUTES, SERVICE_NAME, environmentUrls } from '../../api/contract/index.ts';
 import { createApp, servedRoutes } from '../../api/sidecar/app.ts';
 import { send } from '../support/request.ts';
 import { BASE_URL, ManualClock, harness, type Harness } from './support/harness.ts';
@@ -13,8 +13,8 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('mount table', () => {
-  it('routes: the app serves exactly ROUTES x {production, sandbox}, every method of each route', () => {
-    const expected = ENVIRONMENTS.flatMap((env) => ROUTES.flatMap((r) => r.methods.map((method) => `${method} ${ENV_PREFIX[env]}${r.path}`)));
+  it('routes: the app serves exactly ROUTES and the MCP endpoint x {production, sandbox}, every method of each route', () => {
+    const expected = ENVIRONMENTS.flatMap((env) => [...ROUTES, MCP_ROUTE].flatMap((r) => r.methods.map((method) => `${method} ${ENV_PREFIX[env]}${r.path}`)));
     const served = servedRoutes(h.app).map((r) => `${r.method} ${r.path}`);
     expect(served.sort()).toEqual(expected.sort());
   });

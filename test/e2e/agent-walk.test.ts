@@ -34,11 +34,13 @@ it('agent walk: / as Markdown -> api-catalog -> OpenAPI -> sandbox token -> sand
   const catalogUrl = catalogLink(home, await home.text());
   expect(catalogUrl).toBeDefined();
 
-  // 2. The catalog lists the APIs; the sandbox is the one whose status probe says so.
+  // 2. The catalog lists the APIs; the sandbox is the one whose status probe says so (the MCP
+  // endpoints' entries link no status probe).
   const catalog = (await (await fetchOk(catalogUrl!)).json()) as { linkset: Record<string, { href: string; type?: string }[] | string>[] };
   let sandbox: (typeof catalog.linkset)[number] | undefined;
   for (const context of catalog.linkset) {
-    const status = (context.status as { href: string }[])[0]!.href;
+    const status = (context.status as { href: string }[] | undefined)?.[0]?.href;
+    if (!status) continue;
     const probe = (await (await fetchOk(status)).json()) as { environment: string };
     if (probe.environment === 'sandbox') sandbox = context;
   }

@@ -103,9 +103,11 @@ describe('every published URL answers', () => {
     });
   }
 
-  it('every anchor and href in the catalog -> 200', async () => {
+  it('every anchor and href in the catalog -> 200 (an MCP endpoint: POST only, so GET -> 405)', async () => {
+    const mcp = ENVIRONMENTS.map((env) => environmentUrls(base, env).mcp);
+    for (const url of mcp) expect((await get(url)).status, url).toBe(405);
     const targets = apiCatalog(base).linkset.flatMap((context) => [
-      context.anchor,
+      ...(mcp.includes(context.anchor) ? [] : [context.anchor]),
       ...Object.entries(context).flatMap(([rel, links]) => (rel === 'anchor' ? [] : (links as { href: string }[]).map((l) => l.href))),
     ]);
     for (const url of new Set(targets)) expect((await get(url)).status, url).toBe(200);
@@ -114,7 +116,8 @@ describe('every published URL answers', () => {
   it.each(ENVIRONMENTS)('%s: every URL in the RFC 8414 and RFC 9728 documents -> 200 (token endpoint: a grant)', async (env) => {
     const as = authorizationServerMetadata(base, env);
     const pr = protectedResourceMetadata(base, env);
-    const pages = [as.service_documentation, ...as.protected_resources, pr.resource, pr.resource_documentation];
+    const mcp = environmentUrls(base, env).mcp;
+    const pages = [as.service_documentation, ...as.protected_resources.filter((url) => url !== mcp), pr.resource, pr.resource_documentation];
     for (const url of pages) expect((await get(url)).status, url).toBe(200);
     for (const issuer of [as.issuer, ...pr.authorization_servers]) expect((await get(issuerMetadataUrl(issuer))).status, issuer).toBe(200);
     const token = await tokenRequest(env, as.token_endpoint);

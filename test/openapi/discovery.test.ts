@@ -27,16 +27,24 @@ function urls(value: unknown): string[] {
 describe('api catalog (RFC 9727 / RFC 9264)', () => {
   const catalog = apiCatalog(BASE);
 
-  it('the only top-level member is linkset; production and sandbox APIs are the anchors', () => {
+  it('the only top-level member is linkset; production and sandbox APIs, then their MCP endpoints, are the anchors', () => {
     expect(Object.keys(catalog)).toEqual(['linkset']);
-    expect(catalog.linkset.map((c) => c.anchor)).toEqual(ENVIRONMENTS.map((env) => environmentUrls(BASE, env).resource));
+    const urls = ENVIRONMENTS.map((env) => environmentUrls(BASE, env));
+    expect(catalog.linkset.map((c) => c.anchor)).toEqual([...urls.map((u) => u.resource), ...urls.map((u) => u.mcp)]);
+  });
+
+  it.each(ENVIRONMENTS)('%s MCP endpoint: service-desc is the server card, service-meta its own protected resource metadata', (env) => {
+    const urlsOf = environmentUrls(BASE, env);
+    const context = catalog.linkset.find((c) => c.anchor === urlsOf.mcp)!;
+    expect(context['service-desc']).toEqual([expect.objectContaining({ href: urlsOf.mcpServerCard, type: 'application/json' })]);
+    expect(context['service-meta']).toEqual([expect.objectContaining({ href: urlsOf.mcpResourceMetadata })]);
   });
 
   it.each(ENVIRONMENTS)('%s: service-desc, service-doc (page and twin), status and service-meta point to the published URLs', (env) => {
     const urlsOf = environmentUrls(BASE, env);
     const context = catalog.linkset.find((c) => c.anchor === urlsOf.resource)!;
     expect(context['service-desc']).toEqual([expect.objectContaining({ href: urlsOf.openapi, type: 'application/json' })]);
-    expect(context['service-doc'].map((l) => [l.href, l.type])).toEqual([
+    expect(context['service-doc']!.map((l) => [l.href, l.type])).toEqual([
       [urlsOf.guide, 'text/html'],
       [urlsOf.guideMarkdown, 'text/markdown'],
     ]);
@@ -69,7 +77,7 @@ describe('authorization server metadata (RFC 8414)', () => {
     expect(metadata.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post']);
     expect(metadata.scopes_supported).toEqual([...SCOPES]);
     expect(metadata.service_documentation).toBe(urlsOf.guide);
-    expect(metadata.protected_resources).toEqual([urlsOf.resource]);
+    expect(metadata.protected_resources).toEqual([urlsOf.resource, urlsOf.mcp]);
   });
 
   it.each(ENVIRONMENTS)('%s: response_types_supported is present (RFC 8414 §2 REQUIRED) and empty: there is no authorization endpoint', (env) => {
@@ -104,6 +112,7 @@ describe('every discovery document', () => {
     ...Object.fromEntries(ENVIRONMENTS.flatMap((env) => [
       [`as-${env}`, authorizationServerMetadata(BASE, env)],
       [`pr-${env}`, protectedResourceMetadata(BASE, env)],
+      [`pr-mcp-${env}`, protectedResourceMetadata(BASE, env, 'mcp')],
     ])),
   };
 

@@ -66,7 +66,7 @@ describe('Content Signals', () => {
 
   it('robots.txt: CONTENT_SIGNALS is written as given (normalised), and empty means the built-in default', () => {
     const config = loadConfig({ CONTENT_SIGNALS: 'ai-train=yes,search=no' });
-    expect(buildRobotsTxt('https://x.example', config.CONTENT_SIGNALS)).toContain('\nContent-Signal: ai-train=yes, search=no\n');
+    expect(buildRobotsTxt('https://x.example', config.CONTENT_SIGNALS, [])).toContain('\nContent-Signal: ai-train=yes, search=no\n');
     expect(loadConfig({ CONTENT_SIGNALS: '' }).CONTENT_SIGNALS).toBe('search=yes, ai-input=yes, ai-train=no');
   });
 

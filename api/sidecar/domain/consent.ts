@@ -7,8 +7,9 @@ import { CONSENT_TEXT_VERSION, type Lang, type Source } from '../../contract/ind
 /** The version of the consent sentence (with its wording in api/contract/consent.ts). */
 export { CONSENT_TEXT_VERSION };
 
-/** How the sign-up arrived: a JSON call or a form post. */
-export type Channel = 'json' | 'form';
+/** How the sign-up arrived: a JSON call, a form post or an MCP tool call. */
+export const CHANNELS = ['json', 'form', 'mcp'] as const;
+export type Channel = (typeof CHANNELS)[number];
 
 export interface ConsentEvidence {
   /** Which site form was used; `api` when the call named none. */

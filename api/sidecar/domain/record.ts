@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { BUILDING, DEFAULT_LANG, EMAIL_MAX_LENGTH, LANGS, ROLES, SOURCES } from '../../contract/index.ts';
 import type { WaitlistSignup } from '../../contract/index.ts';
-import { consentEvidence, type Channel } from './consent.ts';
+import { CHANNELS, consentEvidence, type Channel } from './consent.ts';
 import { Invitation } from './invitation.ts';
 
 const isoTime = z.iso.datetime();
@@ -27,7 +27,7 @@ export const WaitlistRecord = z
     consent: z
       .object({
         form: z.enum([...SOURCES, 'api']),
-        channel: z.enum(['json', 'form']),
+        channel: z.enum(CHANNELS),
         lang: z.enum(LANGS),
         textVersion: z.string().min(1),
       })

@@ -3,8 +3,9 @@ import { API_VERSION, SERVICE_NAME, type Status } from '../../contract/index.ts'
 import { jsonResponse } from '../http/respond.ts';
 import type { RouteContext } from './route-module.ts';
 
-export async function getStatus(_event: unknown, { env, urls, deps }: RouteContext): Promise<Response> {
-  const body: Status = {
+/** The probe's body; the MCP `status` tool answers the same. */
+export function statusBody({ env, urls, deps }: RouteContext): Status {
+  return {
     status: 'ok',
     service: SERVICE_NAME,
     apiVersion: API_VERSION,
@@ -13,5 +14,8 @@ export async function getStatus(_event: unknown, { env, urls, deps }: RouteConte
     docs: urls.guide,
     openapi: urls.openapi,
   };
-  return jsonResponse(200, body);
+}
+
+export async function getStatus(_event: unknown, ctx: RouteContext): Promise<Response> {
+  return jsonResponse(200, statusBody(ctx));
 }

@@ -1,7 +1,7 @@
 /**
  * Operation 2: the token endpoint, RFC 6749 §4.4 (client credentials). Order of checks:
  * content type (400) -> size (413) -> parsing, repeated parameters (400) -> grant type (400) ->
- * client authentication (400 for two methods at once, else 401) -> scope (400).
+ * client authentication (400 for two methods at once, else 401) -> scope (400) -> resource (400).
  */
 import type { H3Event } from 'h3';
 import { BODY_LIMIT_BYTES, SCOPES, TOKEN_TTL_SECONDS, type TokenResponse } from '../../contract/index.ts';
@@ -42,13 +42,11 @@ export async function createToken(event: H3Event, { env, urls, deps }: RouteCont
   if (!granted.every((scope) => client.scopes.includes(scope))) throw new ApiError('invalid_scope');
   const scope = SCOPES.filter((known) => granted.includes(known)).join(' ');
 
-  const accessToken = await issueAccessToken(
-    deps.keys[env],
-    { issuer: urls.issuer, audience: urls.resource },
-    client.id,
-    scope,
-    deps.clock.now(),
-  );
+  // RFC 8707 §2: the token's audience is the resource asked for (the API by default, or the MCP
+  // endpoint); a resource this server does not protect is invalid_target.
+  const audience = params.get('resource') ?? urls.resource;
+  if (audience !== urls.resource && audience !== urls.mcp) throw new ApiError('invalid_target');
+  const accessToken = await issueAccessToken(deps.keys[env], { issuer: urls.issuer, audience }, client.id, scope, deps.clock.now());
   const body: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, scope };
   return jsonResponse(200, body);
 }

@@ -1,15 +1,19 @@
 /**
  * The discovery documents under /.well-known/ (api/docs/discovery.ts), at the paths the contract
  * derives: the RFC 9727 API catalog (an extensionless file; the front serves it with
- * API_CATALOG_CONTENT_TYPE), and per environment the RFC 8414 and RFC 9728 metadata, whose
- * well-known string goes before the issuer's or resource's path (RFC 8414 §3, RFC 9728 §3).
+ * API_CATALOG_CONTENT_TYPE), the MCP server card (SEP-2127), the Agent Skills index (v0.2.0), and
+ * per environment the RFC 8414 metadata and the RFC 9728 metadata of the API and of the MCP
+ * endpoint, whose well-known string goes before the issuer's or resource's path (RFC 8414 §3,
+ * RFC 9728 §3).
  */
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { loadConfig } from '../../../api/config.ts';
 import { ENVIRONMENTS } from '../../../api/contract/enums.ts';
-import { DISCOVERY_PATHS, authorizationServerMetadataPath, protectedResourceMetadataPath } from '../../../api/contract/paths.ts';
+import { DISCOVERY_PATHS, MCP_PATH, authorizationServerMetadataPath, protectedResourceMetadataPath } from '../../../api/contract/paths.ts';
+import { agentSkillsIndex, mcpServerCard } from '../../../api/docs/agents.ts';
 import { API_CATALOG_CONTENT_TYPE, apiCatalog, authorizationServerMetadata, protectedResourceMetadata } from '../../../api/docs/discovery.ts';
 import { jsonFile } from '../../../api/docs/respond.ts';
+import { joinWaitlistSkill } from '../../lib/skill.ts';
 
 interface Document {
   body: unknown;
@@ -18,13 +22,18 @@ interface Document {
 
 export const getStaticPaths = (() => {
   const { BASE_URL } = loadConfig();
-  const documents: [string, Document][] = [[DISCOVERY_PATHS.apiCatalog, { body: apiCatalog(BASE_URL), type: API_CATALOG_CONTENT_TYPE }]];
+  const documents: [string, Document][] = [
+    [DISCOVERY_PATHS.apiCatalog, { body: apiCatalog(BASE_URL), type: API_CATALOG_CONTENT_TYPE }],
+    [DISCOVERY_PATHS.mcpServerCard, { body: mcpServerCard(BASE_URL) }],
+    [DISCOVERY_PATHS.agentSkills, { body: agentSkillsIndex(BASE_URL, joinWaitlistSkill()) }],
+  ];
   for (const env of ENVIRONMENTS) {
     // The production issuer's path is also the folder of the sandbox issuer's document: its file
     // is written with .json, and the front serves it at the path without.
     const issuer = authorizationServerMetadataPath(env);
     documents.push([env === 'production' ? `${issuer}.json` : issuer, { body: authorizationServerMetadata(BASE_URL, env) }]);
     documents.push([protectedResourceMetadataPath(env), { body: protectedResourceMetadata(BASE_URL, env) }]);
+    documents.push([protectedResourceMetadataPath(env, MCP_PATH), { body: protectedResourceMetadata(BASE_URL, env, 'mcp') }]);
   }
   return documents.map(([path, props]) => ({ params: { document: path.replace('/.well-known/', '') }, props }));
 }) satisfies GetStaticPaths;

@@ -1,0 +1,48 @@
+/**
+ * Discovery documents for agents, pure functions of a base URL: the MCP server card (SEP-2127)
+ * naming both remotes, and the Agent Skills discovery index (v0.2.0) with each skill's digest.
+ */
+import { createHash } from 'node:crypto';
+import { API_DESCRIPTION_VERSION, ENVIRONMENTS, MCP_PROTOCOL_VERSIONS, environmentUrls } from '../contract/index.ts';
+import { BRAND } from '../contract/brand.ts';
+
+export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
+export const AGENT_SKILLS_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
+
+/** Reverse-DNS of the site's host, as the card's `name` wants it: waitlist.example.org -> org.example.waitlist. */
+function reverseDns(baseUrl: string): string {
+  return new URL(baseUrl).hostname.split('.').reverse().join('.');
+}
+
+export function mcpServerCard(baseUrl: string) {
+  const production = environmentUrls(baseUrl, 'production');
+  return {
+    $schema: SERVER_CARD_SCHEMA,
+    name: `${reverseDns(baseUrl)}/waitlist`,
+    version: API_DESCRIPTION_VERSION,
+    title: `${BRAND.product} waitlist`,
+    description: `Join the ${BRAND.productLong} early-access waitlist, check the service and read aggregate statistics. The sandbox stores nothing.`,
+    websiteUrl: production.guide,
+    remotes: ENVIRONMENTS.map((env) => ({
+      type: 'streamable-http',
+      url: environmentUrls(baseUrl, env).mcp,
+      supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
+      // Only waitlist_stats needs a token: OAuth 2.0 client credentials, resource = this URL (RFC 8707).
+      authentication: { required: false, schemes: ['bearer', 'oauth2'] },
+    })),
+    capabilities: { tools: {}, resources: {} },
+  };
+}
+
+export interface Skill {
+  name: string;
+  description: string;
+  /** The SKILL.md file exactly as served. */
+  bytes: Uint8Array;
+}
+
+export function agentSkillsIndex(baseUrl: string, skill: Skill) {
+  const digest = `sha256:${createHash('sha256').update(skill.bytes).digest('hex')}`;
+  const url = environmentUrls(baseUrl, 'production').skill;
+  return { $schema: AGENT_SKILLS_SCHEMA, skills: [{ name: skill.name, type: 'skill-md', description: skill.description, url, digest }] };
+}

@@ -1,0 +1,38 @@
+/**
+ * Bearer access to a protected resource (RFC 6750 §3, RFC 9728 §5.1): the statistics operation
+ * and the MCP endpoint, each its own resource, so a token is accepted only where its audience is.
+ */
+import { STATS_SCOPE, type Environment } from '../../contract/index.ts';
+import type { AppDeps } from '../deps.ts';
+import { verifyAccessToken, type AccessTokenClaims } from '../domain/tokens.ts';
+import { bearerCredentials } from './bearer.ts';
+import { bearerChallenge } from './challenge.ts';
+import { ApiError } from './errors.ts';
+
+export interface ProtectedResource {
+  env: Environment;
+  issuer: string;
+  /** The resource identifier, which is the tokens' audience. */
+  audience: string;
+  /** Its RFC 9728 metadata URL, named in every challenge. */
+  metadata: string;
+}
+
+/** The claims of the request's token; undefined without one; 401 invalid_token for a bad one. */
+export async function bearerClaims(authorization: string | null, resource: ProtectedResource, deps: AppDeps): Promise<AccessTokenClaims | undefined> {
+  const credentials = bearerCredentials(authorization);
+  if (credentials.kind === 'missing') return undefined;
+  const target = { issuer: resource.issuer, audience: resource.audience };
+  const claims = credentials.kind === 'token' ? await verifyAccessToken(credentials.token, deps.keys[resource.env], target, deps.clock.now()) : undefined;
+  if (!claims) throw new ApiError('invalid_token', { 'www-authenticate': bearerChallenge(resource.env, resource.metadata, { error: 'invalid_token' }) });
+  return claims;
+}
+
+/** 401 without a token, 403 insufficient_scope without the statistics scope. */
+export function requireStatsScope(claims: AccessTokenClaims | undefined, resource: ProtectedResource): void {
+  if (!claims) throw new ApiError('unauthorized', { 'www-authenticate': bearerChallenge(resource.env, resource.metadata) });
+  if (!claims.scope.split(' ').includes(STATS_SCOPE)) {
+    const challenge = bearerChallenge(resource.env, resource.metadata, { error: 'insufficient_scope', scope: STATS_SCOPE });
+    throw new ApiError('insufficient_scope', { 'www-authenticate': challenge });
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The MCP tools: the status probe, the sign-up and the statistics, each calling what the API's
+ * route calls, so an agent gets the same validation, merge and answers as a JSON client. Schemas
+ * are built from the contract's enums without ids, as MCP tool schemas carry no `$ref`.
+ */
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { BUILDING, EMAIL_MAX_LENGTH, LANGS, ROLES, SOURCES, type Accepted } from '../../contract/index.ts';
+import { checkSignup } from '../domain/signup.ts';
+import { SANDBOX_STATS } from '../domain/stats.ts';
+import type { RouteContext } from '../routes/route-module.ts';
+import { statusBody } from '../routes/status.ts';
+
+export const STATS_TOOL = 'waitlist_stats';
+
+const JoinWaitlist = z
+  .object({
+    email: z.string().max(EMAIL_MAX_LENGTH).describe('E-mail address of the person joining; stored lower-cased.'),
+    consent: z
+      .literal(true)
+      .describe('Must be true, and only when the owner of the address has agreed to be stored and e-mailed about early access.'),
+    role: z.enum(ROLES).optional().describe('What describes the person best.'),
+    building: z.enum(BUILDING).optional().describe('What the person is building.'),
+    source: z.enum(SOURCES).optional().describe('Which form on the site the person used, if any.'),
+    lang: z.enum(LANGS).optional().describe('Language of the later notification; default en.'),
+  })
+  .strict();
+
+/** Tool errors name the field, so the agent can correct its call (MCP: errors an LLM can act on). */
+const FIELD_ERRORS = {
+  invalid_request: 'The arguments do not match the input schema: check every field and its allowed values.',
+  invalid_email: 'email: not a valid e-mail address.',
+  consent_required: 'consent: must be true, after the address owner has agreed.',
+} as const;
+
+function json(value: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+}
+
+export function registerTools(server: McpServer, { env, urls, deps }: RouteContext): void {
+  server.registerTool(
+    'status',
+    {
+      title: 'Service status',
+      description: 'Checks that the waitlist service is up; answers the status probe of the API, with links to its documentation.',
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async () => json(statusBody({ env, urls, deps })),
+  );
+
+  server.registerTool(
+    'join_waitlist',
+    {
+      title: 'Join the early-access waitlist',
+      description: [
+        'Adds an e-mail address to the early-access waitlist, or updates its answers when it is already there.',
+        'Only call it for a person who has agreed, themselves, to have their address stored and to be e-mailed',
+        'about early access: consent must then be true. New and repeated addresses get the same answer.',
+        ...(env === 'sandbox' ? ['This is the sandbox: it validates like production and stores nothing.'] : []),
+      ].join(' '),
+      inputSchema: JoinWaitlist,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => {
+      const check = checkSignup({ channel: 'json', value: args });
+      if (check.outcome === 'invalid') return { isError: true, content: [{ type: 'text', text: FIELD_ERRORS[check.code] }] };
+      // Contract part 1: the sandbox validates and answers like production, and stores nothing.
+      if (env === 'production' && check.outcome === 'valid') {
+        await deps.store.upsert(check.signup, 'mcp', new Date(deps.clock.now()).toISOString());
+      }
+      const accepted: Accepted = { accepted: true };
+      return json(accepted);
+    },
+  );
+
+  server.registerTool(
+    STATS_TOOL,
+    {
+      title: 'Waitlist statistics',
+      description:
+        'Aggregate counts of the waitlist (totals, last 7 and 30 days, by language, role, use case and form); no personal data. ' +
+        'Needs a Bearer token with scope waitlist:stats:read issued for this MCP endpoint (RFC 8707 resource).',
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async () => json(env === 'sandbox' ? SANDBOX_STATS : await deps.store.stats(deps.clock.now())),
+  );
+}
