@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, WaitlistStats, type Lang } from '../../api/contract/index.ts';
 import { createApp } from '../../api/sidecar/app.ts';
 import { openBackend } from '../../api/sidecar/store/open-backend.ts';
+import { openPool } from '../../api/sidecar/store/postgres/pool.ts';
+import { migrateSchema } from '../../api/sidecar/store/postgres/schema.ts';
+import { PostgresWaitlistStore } from '../../api/sidecar/store/postgres/waitlist-store.ts';
 import type { Backend } from '../../api/sidecar/store/backend.ts';
 import { send, type Requestable } from '../support/request.ts';
 import { postgresBinDir } from '../support/engines/postgres.ts';
@@ -59,6 +62,31 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'statistics are never stale (
     for (const stats of await both()) expect([stats.total, stats.byRole.data, stats.byRole.founder]).toEqual([2, 0, 1]);
     expect(await backends[1].store.erase('ada@example.com')).toBe(true);
     for (const stats of await both()) expect([stats.total, stats.byRole.founder, stats.byLang.de]).toEqual([1, 0, 0]);
+  });
+
+  it('stats: calls made while a statistics query runs share the next query, which holds every sign-up acknowledged before them', async () => {
+    const url = await engine().createSchema();
+    const [here, there] = [await openPool(url, { max: 1 }), await openPool(url, { max: 1 })];
+    await migrateSchema(here);
+    const store = new PostgresWaitlistStore(here);
+    await store.upsert({ email: 'ada@example.com', consent: true }, 'json', new Date().toISOString());
+    // The first query waits for the pool's only connection, so it is still running below.
+    const held = await here.connect();
+    try {
+      const first = store.stats(Date.parse('2026-11-25T12:00:00.000Z'));
+      // Acknowledged by another instance while it runs.
+      await new PostgresWaitlistStore(there).upsert({ email: 'bob@example.com', consent: true, role: 'data' }, 'json', new Date().toISOString());
+      const later = [store.stats(Date.parse('2026-11-25T12:00:01.000Z')), store.stats(Date.parse('2026-11-25T12:00:02.000Z'))];
+      held.release();
+      expect((await first).total).toBeGreaterThanOrEqual(1);
+      const [b, c] = await Promise.all(later);
+      expect([b.total, b.byRole.data]).toEqual([2, 1]);
+      // One query answered both, for the later of their times.
+      expect(c).toBe(b);
+      expect(b.computedAt).toBe('2026-11-25T12:00:02.000Z');
+    } finally {
+      await Promise.all([here.end(), there.end()]);
+    }
   });
 });
 

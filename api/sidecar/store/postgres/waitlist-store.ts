@@ -27,6 +27,9 @@ export class PostgresWaitlistStore implements WaitlistStore {
   #closed = false;
   #commits = 0;
   readonly #onCommit: ((info: CommitInfo) => void) | undefined;
+  /** The statistics query running now, and the one that calls made meanwhile wait for. */
+  #statsRunning: Promise<WaitlistStats> | undefined;
+  #statsNext: { now: number; answer: Promise<WaitlistStats> } | undefined;
 
   /** `guard`: what a call does when the engine is away (engine-watch.ts); by default nothing. */
   constructor(pool: pg.Pool, options: { guard?: Guard; onCommit?(info: CommitInfo): void } = {}) {
@@ -58,9 +61,37 @@ export class PostgresWaitlistStore implements WaitlistStore {
     return this.#commits;
   }
 
-  /** From the counters the triggers keep (stats-schema.ts): exact, and uncached, so every write committed by any instance before the call is in the answer. */
+  /**
+   * From the counters the triggers keep (stats-schema.ts): exact, and uncached, so every write
+   * committed by any instance before the call is in the answer. One query at a time: calls that
+   * come while one runs share the next, which starts after all of them came (so it holds every
+   * write acknowledged before any of them) and answers for the latest of their times. Many
+   * dashboards polling at once cost the database one query after another, not one each at once.
+   */
   stats(now: number): Promise<WaitlistStats> {
-    return this.#run(() => readStats(this.#pool, now));
+    if (!this.#statsRunning) return this.#queryStats(now);
+    if (this.#statsNext) {
+      this.#statsNext.now = Math.max(this.#statsNext.now, now);
+      return this.#statsNext.answer;
+    }
+    const next = { now } as { now: number; answer: Promise<WaitlistStats> };
+    const start = () => {
+      this.#statsNext = undefined;
+      return this.#queryStats(next.now);
+    };
+    next.answer = this.#statsRunning.then(start, start);
+    this.#statsNext = next;
+    return next.answer;
+  }
+
+  #queryStats(now: number): Promise<WaitlistStats> {
+    const running = this.#run(() => readStats(this.#pool, now));
+    this.#statsRunning = running;
+    const done = () => {
+      if (this.#statsRunning === running) this.#statsRunning = undefined;
+    };
+    running.then(done, done);
+    return running;
   }
 
   /** The total of the counters: exact, and as cheap at any size. */
