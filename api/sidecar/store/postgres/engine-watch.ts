@@ -5,9 +5,10 @@
  *   the pool's query_timeout, a read-only server after a failover): EngineUnavailableError,
  *   reported to the engine's health, which tells the outage in a few log lines; while it lasts,
  *   calls answer at once without waiting on the server, and the probe notices its return;
- * - no connection free within DATABASE_POOL_WAIT_MS while the engine is up (an overload):
- *   EngineUnavailableError too, so the request answers 500 without a stack trace, summed up by a
- *   ThrottledLine instead of a line per request.
+ * - no connection within DATABASE_POOL_WAIT_MS (an overload, or a server that accepts connections
+ *   slowly): EngineUnavailableError too, so the request answers 500 without a stack trace, summed
+ *   up by a ThrottledLine instead of a line per request. It is no outage: the other calls go on,
+ *   and a server that is really away is the probe's to tell, on a connection of its own.
  * Anything else (a bug in a statement) passes through as it is: one line with an error id.
  */
 import pg from 'pg';
@@ -24,7 +25,7 @@ const PROBE_DOWN_MS = 500;
 const PROBE_TIMEOUT_MS = 2_000;
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
-/** node-postgres's own words for a connection that is gone, never came, or fell silent. */
+/** node-postgres's own words for a connection that is gone, never came in time, or fell silent. */
 const CONNECTION_MESSAGES = /^(Connection terminated|Client has encountered a connection error|Query read timeout|timeout exceeded when trying to connect)/;
 /** The pool's words when no connection came in time. */
 const WAIT_TIMEOUT = /^timeout exceeded when trying to connect/;
@@ -88,8 +89,11 @@ export function watchEngine(pool: pg.Pool, config: pg.ClientConfig, options: Wat
   const classify = (error: unknown): unknown => {
     if (!engineAway(error)) return error;
     const message = (error as { message?: unknown }).message;
-    if (health.up && typeof message === 'string' && WAIT_TIMEOUT.test(message) && pool.totalCount >= options.max) busy.hit();
-    else health.failed(error);
+    if (typeof message === 'string' && WAIT_TIMEOUT.test(message)) {
+      if (health.up) busy.hit();
+    } else {
+      health.failed(error);
+    }
     return new EngineUnavailableError(health, error);
   };
   const guard: Guard = async (work) => {
