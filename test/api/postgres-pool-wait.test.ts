@@ -2,8 +2,9 @@
  * A pool that is full (slow statements hold every connection) must not queue requests without
  * bound: each waits at most DATABASE_POOL_WAIT_MS, then answers the contract's 500 internal_error;
  * the overload is one log line, not one per request, and is no outage (readiness stays ready).
- * A server that falls silent (every process stopped, as in a network partition) is noticed by the
- * probe within about two seconds: statements in flight answer then, later ones within a second.
+ * A server that falls silent (every process stopped, as in a network partition): statements in
+ * flight answer when the pool's query timeout gives them up, about two seconds; once the engine
+ * counts as away, later ones answer at once.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';

@@ -2,50 +2,49 @@
  * The PostgreSQL engine (DATABASE_URL): the waitlist, the OAuth clients and generated token keys
  * live in the database, which is the single source for any number of instances (no data-directory
  * lock: it would mean nothing across machines). Opening it connects (an unreachable server stops
- * the start with one paragraph), brings the schema to its version under an advisory lock and reads
- * or creates the shared keys. Loaded only by store/open-backend.ts when DATABASE_URL is set.
+ * the start with one paragraph), creates the schema under an advisory lock if it is not there and
+ * reads or creates the shared keys. Loaded only by store/open-backend.ts when DATABASE_URL is set.
  */
 import type { Config } from '../../../config.ts';
 import type { Backend, BackendOptions } from '../backend.ts';
 import { PostgresClients } from './clients.ts';
+import { watchEngine } from './engine-watch.ts';
 import { loadOrCreateSharedKeys } from './keys.ts';
 import { urlWithoutPassword } from '../../../log/redact.ts';
-import { openWatchedPool } from './pool.ts';
+import { clientConfig, openPool, QUERY_TIMEOUT_MS, START_TIMEOUT_MS } from './pool.ts';
 import { migrateSchema } from './schema.ts';
-import { foldStatsEvery } from './stats-pending.ts';
 import { PostgresWaitlistStore } from './waitlist-store.ts';
 
 export async function openPostgresBackend(config: Config, options: BackendOptions = {}): Promise<Backend> {
   const url = config.DATABASE_URL;
   if (!url) throw new Error('openPostgresBackend needs DATABASE_URL');
-  const watched = await openWatchedPool(url, {
-    max: config.DATABASE_POOL_SIZE,
-    waitMs: options.patient ? undefined : config.DATABASE_POOL_WAIT_MS,
-    checkWhileUp: !options.patient,
-    rootCert: config.PGSSLROOTCERT,
-    logger: options.logger,
-  });
-  const { pool, health } = watched;
+  // Operator commands answer no waiting client: they wait for connections and answers as long as at start.
+  const waitMs = options.patient ? START_TIMEOUT_MS : config.DATABASE_POOL_WAIT_MS;
+  const max = config.DATABASE_POOL_SIZE;
+  const pool = await openPool(url, { max, waitMs, queryTimeoutMs: options.patient ? undefined : QUERY_TIMEOUT_MS, rootCert: config.PGSSLROOTCERT });
+  const watch = watchEngine(pool, clientConfig(url, config.PGSSLROOTCERT), { max, waitMs, logger: options.logger, checkWhileUp: !options.patient });
+  const close = async () => {
+    await watch.close();
+    await pool.end();
+  };
   try {
     await migrateSchema(pool);
     const keys = await loadOrCreateSharedKeys(pool, config);
-    const store = new PostgresWaitlistStore(pool, { onCommit: options.onCommit });
-    const folds = foldStatsEvery(pool, options.logger);
+    const store = new PostgresWaitlistStore(pool, { guard: watch.guard, onCommit: options.onCommit });
     return {
       engine: 'postgres',
       store,
-      clients: new PostgresClients(pool),
+      clients: new PostgresClients(pool, watch.guard),
       keys,
-      health,
+      health: watch.health,
       describe: async () => `store: PostgreSQL ${urlWithoutPassword(url)}, ${await store.count()} records`,
       async close() {
-        await folds.stop();
         await store.close();
-        await watched.close();
+        await close();
       },
     };
   } catch (error) {
-    await watched.close().catch(() => {});
+    await close().catch(() => {});
     throw error;
   }
 }

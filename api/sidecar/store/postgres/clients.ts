@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import { authenticateAgainst, ClientRecord, type AuthenticatedClient, type ClientRegistry } from '../../domain/clients.ts';
+import type { Guard } from './engine-watch.ts';
 
 interface Row {
   id: string;
@@ -27,14 +28,17 @@ export function clientParams(record: ClientRecord): unknown[] {
 }
 
 export class PostgresClients implements ClientRegistry {
-  readonly #db: pg.Pool | pg.PoolClient;
+  readonly #db: pg.Pool;
+  readonly #guard: Guard;
 
-  constructor(db: pg.Pool | pg.PoolClient) {
+  /** `guard`: what the sidecar's token requests do when the engine is away (engine-watch.ts). */
+  constructor(db: pg.Pool, guard: Guard = (work) => work()) {
     this.#db = db;
+    this.#guard = guard;
   }
 
   async authenticate(id: string, secret: string): Promise<AuthenticatedClient | undefined> {
-    const { rows } = await this.#db.query<Row>(`SELECT ${COLUMNS} FROM oauth_clients WHERE id = $1`, [id]);
+    const { rows } = await this.#guard(() => this.#db.query<Row>(`SELECT ${COLUMNS} FROM oauth_clients WHERE id = $1`, [id]));
     return authenticateAgainst(rows.map(recordFromRow), id, secret);
   }
 

@@ -5,9 +5,8 @@
  * 3 forms, unanswered included), never a record. Everyone before the range is one count, read
  * from the created_at index where there is one.
  *
- * Measured at 1,000,000 rows over 400 days: a plain hash aggregate over the five keys took a third
- * of the time of GROUPING SETS per question, which PostgreSQL 15 answers with four sorts that
- * spill to disk.
+ * One plain hash aggregate over the five keys: GROUPING SETS per question would sort the range's
+ * rows once per question.
  */
 import type pg from 'pg';
 import { emptyCounts, type FieldCounts } from '../../domain/stats.ts';

@@ -93,6 +93,12 @@ function columnsOf(records: readonly WaitlistRecord[]): unknown[][] {
   ];
 }
 
+/** The rows of `table` whose `column` is one of `values` (the comparison after a copy). */
+async function countWhere(db: pg.PoolClient, table: string, column: string, values: string[]): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ANY($1)`, [values]);
+  return Number(rows[0].n);
+}
+
 /** Copies and compares in one transaction; throws (and changes nothing) when the comparison fails. */
 export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource): Promise<MigrationReport> {
   await migrateSchema(pool);
@@ -102,7 +108,6 @@ export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource):
     // The statistics' counters are rebuilt once before COMMIT, not changed row by row (stats-schema.ts).
     // Disabling triggers takes the table's SHARE ROW EXCLUSIVE lock: sign-ups wait for the COMMIT.
     await db.query(`ALTER TABLE waitlist ${STATS_TRIGGERS.map((name) => `DISABLE TRIGGER ${name}`).join(', ')}`);
-    await db.query('CREATE TEMP TABLE migrated (email text PRIMARY KEY) ON COMMIT DROP');
     const waitlist = { source: 0, inserted: 0, updated: 0, unchanged: 0, inDatabase: 0, matched: 0 };
     let batch: WaitlistRecord[] = [];
     const flush = async () => {
@@ -112,7 +117,7 @@ export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource):
       waitlist.inserted += inserted;
       waitlist.updated += rows.length - inserted;
       waitlist.unchanged += batch.length - rows.length;
-      await db.query('INSERT INTO migrated SELECT unnest($1::text[])', [batch.map((r) => r.email)]);
+      waitlist.matched += await countWhere(db, 'waitlist', 'email', batch.map((r) => r.email));
       batch = [];
     };
     for (const record of source.records) {
@@ -121,11 +126,7 @@ export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource):
       if (batch.length >= BATCH) await flush();
     }
     await flush();
-    const counts = await db.query<{ total: string; matched: string }>(
-      'SELECT (SELECT count(*) FROM waitlist) AS total, (SELECT count(*) FROM waitlist JOIN migrated USING (email)) AS matched',
-    );
-    waitlist.inDatabase = Number(counts.rows[0].total);
-    waitlist.matched = Number(counts.rows[0].matched);
+    waitlist.inDatabase = Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM waitlist')).rows[0].n);
 
     const clients = { source: source.clients.length, inserted: 0, matched: 0 };
     for (const client of source.clients) {
@@ -135,15 +136,14 @@ export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource):
       );
       clients.inserted += rowCount ?? 0;
     }
-    const ids = source.clients.map((c) => c.id);
-    clients.matched = Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM oauth_clients WHERE id = ANY($1)', [ids])).rows[0].n);
+    clients.matched = await countWhere(db, 'oauth_clients', 'id', source.clients.map((c) => c.id));
 
     const keys = { source: 0, inserted: 0, matched: 0, differing: [] as Environment[] };
     for (const env of ENVIRONMENTS) {
       const encoded = source.keys[env];
       if (!encoded) continue;
       keys.source += 1;
-      const before = Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM token_keys WHERE environment = $1', [env])).rows[0].n);
+      const before = await countWhere(db, 'token_keys', 'environment', [env]);
       const fileKey = Buffer.from(encoded, 'base64url');
       const stored = Buffer.from(await sharedKey(db, env, fileKey));
       if (before === 0) keys.inserted += 1;

@@ -4,25 +4,26 @@
  * refusing server at start is a StartupError: one paragraph saying what failed, where, and what to
  * check, with the password left out.
  *
- * A query waits at most `waitMs` for a connection (DATABASE_POOL_WAIT_MS): an outage or an
- * overload answers fast instead of queueing without bound. Connections that break are dropped and
- * the next query opens a fresh one, so the pool follows a restarted server without a restart here.
+ * A query waits at most `waitMs` for a connection (DATABASE_POOL_WAIT_MS) and, where a client
+ * waits for the answer, at most `queryTimeoutMs` for the server: an outage, a silent server (a
+ * network partition: no reset, no error, hours of TCP timeouts) or an overload answers fast
+ * instead of queueing without bound. A statement given up may still commit later; its request
+ * was answered 500, never acknowledged, and a sign-up sent again merges into the same row.
+ * Connections that break are dropped and the next query opens a fresh one, so the pool follows a
+ * restarted server without a restart here.
  */
 import pg from 'pg';
 import { urlWithoutPassword } from '../../../log/redact.ts';
-import { EngineHealth } from '../../health/engine-health.ts';
 import { describeCause } from '../../health/unavailable.ts';
-import { silentLogger, type Logger } from '../../http/log.ts';
 import { StartupError } from '../errors.ts';
-import { guardPool } from './pool-guard.ts';
-import { PostgresProbe } from './probe.ts';
 
 /** The connection attempt at start may take this long (a managed server across a network). */
-const START_TIMEOUT_MS = 10_000;
-/** While the engine is up it is probed this often, so readiness notices a failure within ~2 s. */
-const PROBE_UP_MS = 1_000;
-/** While it is down, this often: readiness and the log notice its return within ~1 s. */
-const PROBE_DOWN_MS = 500;
+export const START_TIMEOUT_MS = 10_000;
+/**
+ * The sidecar's statements answer a waiting client: none of them reads more than a bounded number
+ * of rows, so one without an answer by then is a server that fell silent.
+ */
+export const QUERY_TIMEOUT_MS = 2_000;
 
 export interface PoolOptions {
   /** Connections (the sidecar: DATABASE_POOL_SIZE). */
@@ -31,6 +32,8 @@ export interface PoolOptions {
   setting?: string;
   /** How long a query waits for a connection (the sidecar: DATABASE_POOL_WAIT_MS); default START_TIMEOUT_MS. */
   waitMs?: number;
+  /** How long a query waits for the server's answer (the sidecar: QUERY_TIMEOUT_MS); default: as long as it takes. */
+  queryTimeoutMs?: number;
   /** The CA file when DATABASE_URL's sslmode asks for TLS and names no sslrootcert (PGSSLROOTCERT). */
   rootCert?: string;
 }
@@ -60,47 +63,17 @@ const TLS_FAILURE = /certificate|self.signed|SSL|TLS|EPROTO|UNABLE_TO_|DEPTH_ZER
 export async function openPool(url: string, options: PoolOptions): Promise<pg.Pool> {
   const config = clientConfig(url, options.rootCert);
   await checkReachable(url, config, options.setting ?? 'DATABASE_URL');
-  const pool = new pg.Pool({ ...config, max: options.max, connectionTimeoutMillis: options.waitMs ?? START_TIMEOUT_MS, keepAlive: true });
+  const pool = new pg.Pool({
+    ...config,
+    max: options.max,
+    connectionTimeoutMillis: options.waitMs ?? START_TIMEOUT_MS,
+    query_timeout: options.queryTimeoutMs,
+    keepAlive: true,
+  });
   // An idle client whose server went away emits 'error' on the pool; without a listener that
   // would end the process. The next query gets a fresh connection or fails with a 500.
   pool.on('error', () => {});
   return pool;
-}
-
-export interface WatchedPool {
-  pool: pg.Pool;
-  health: EngineHealth;
-  close(): Promise<void>;
-}
-
-/**
- * The sidecar's pool: engine failures become EngineUnavailableError and the engine's health.
- * `checkWhileUp: false`: the engine is checked only once a statement found it away (operator
- * commands, BackendOptions.patient).
- */
-export async function openWatchedPool(url: string, options: PoolOptions & { logger?: Logger; checkWhileUp?: boolean }): Promise<WatchedPool> {
-  const pool = await openPool(url, options);
-  const probe = new PostgresProbe(clientConfig(url, options.rootCert));
-  const health = new EngineHealth({
-    engine: 'postgres',
-    logger: options.logger ?? silentLogger,
-    meanwhile: 'requests that need the database answer 500 until it is back',
-    check: () => probe.check(),
-    checkUpMs: options.checkWhileUp === false ? undefined : PROBE_UP_MS,
-    checkDownMs: PROBE_DOWN_MS,
-  });
-  probe.onBroken = (error) => health.failed(error);
-  const guard = guardPool(pool, health, options.logger ?? silentLogger, options.waitMs ?? START_TIMEOUT_MS);
-  return {
-    pool,
-    health,
-    async close() {
-      health.close();
-      guard.close();
-      await probe.close();
-      await pool.end();
-    },
-  };
 }
 
 async function checkReachable(url: string, config: pg.ClientConfig, setting: string): Promise<void> {

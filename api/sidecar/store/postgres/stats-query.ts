@@ -1,12 +1,10 @@
 /**
- * The statistics of the PostgreSQL store from the counters of stats-schema.ts and the changes not
- * yet folded into them (stats-pending.ts), in ONE statement (one snapshot, so the numbers agree
- * with each other and every change is counted once), reading a bounded number of rows at any size:
- * the answers' rows (at most every combination of answers), the pending changes (those since the
- * last fold, a tenth of a second's while sign-ups come), and per window (`stats_after`) at most 30
- * day rows and 24 hour rows, plus the records of the one boundary hour through the `created_at`
- * index. The windows follow domain/stats.ts to the millisecond: a record counts when its first
- * sign-up is strictly after now minus 7 (30) days.
+ * The statistics of the PostgreSQL store from the counters of stats-schema.ts in ONE statement
+ * (one snapshot, so the numbers agree with each other), reading a bounded number of rows at any
+ * size: the answers' rows (at most every combination of answers, per slot), and per window
+ * (`stats_after`) at most 30 day rows and 24 hour rows per slot, plus the records of the one
+ * boundary hour through the `created_at` index. The windows follow domain/stats.ts to the
+ * millisecond: a record counts when its first sign-up is strictly after now minus 7 (30) days.
  */
 import type pg from 'pg';
 import type { WaitlistStats } from '../../../contract/index.ts';
@@ -16,8 +14,7 @@ export const STATS_SQL = `
 SELECT CASE WHEN GROUPING(lang) = 0 THEN 'byLang' WHEN GROUPING(role) = 0 THEN 'byRole'
             WHEN GROUPING(building) = 0 THEN 'byBuilding' WHEN GROUPING(source) = 0 THEN 'bySource' ELSE 'total' END AS field,
        coalesce(lang, role, building, source) AS key, sum(n)::bigint AS n
-FROM (SELECT lang, role, building, source, n FROM stats_answers
-      UNION ALL SELECT lang, role, building, source, d FROM stats_pending) AS s
+FROM stats_answers
 GROUP BY GROUPING SETS ((lang), (role), (building), (source), ())
 UNION ALL SELECT 'last7Days', NULL, stats_after($1)
 UNION ALL SELECT 'last30Days', NULL, stats_after($2)`;

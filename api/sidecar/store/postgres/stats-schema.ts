@@ -1,42 +1,36 @@
 /**
- * Schema version 2: the statistics' counts kept in the database (docs/api.md, "Statistics on
- * PostgreSQL"), so an answer sums a bounded number of rows at any size and includes every write
- * committed before it, by any instance. Version 4 (stats-pending.ts) changed how writes reach the
- * counters, renamed stats_after to stats_folded_after (wrapped by a new stats_after) and replaced
- * the other functions whose bodies it names; this step's text stays as applied.
- *
+ * The statistics' counts kept in the database (docs/api.md, "Statistics on PostgreSQL"), so an
+ * answer sums a bounded number of rows at any size and includes every write committed before it,
+ * by any instance:
  * - `stats_answers`: records per combination of answers (language, role, use case, form;
  *   'unanswered' where the record has none): the field counts and the total.
  * - `stats_times`: records per day and per hour of their first sign-up (UTC, numbered from
  *   1970-01-01): the 7- and 30-day windows, whose boundary hour is counted from the records through
  *   the `created_at` index.
  * - Both are kept by row triggers on `waitlist`, in the transaction of the write itself: a new
- *   sign-up, a repeat that changes an answer or the first sign-up time, an erasure, a migration, and
- *   any other writer (an older instance during a rolling upgrade, psql). A repeat that changes
- *   nothing they count does not even call the function (the trigger's WHEN).
- * - The step fills both tables from the records in its own transaction, after taking a SHARE ROW
- *   EXCLUSIVE lock on `waitlist`: writers of other instances wait for it (seconds at 1,000,000
- *   rows), so no sign-up is counted twice or missed.
- * - A row trigger is right for one row per transaction (a sign-up). A bulk writer (the migration
- *   from JSON: thousands of rows in ONE transaction) turns the triggers off inside its transaction
+ *   sign-up, a repeat that changes an answer or the first sign-up time, an erasure, and any other
+ *   writer (psql). A repeat that changes nothing they count does not even call the function (the
+ *   trigger's WHEN). A row commits with its counts or not at all.
+ * - Every key has up to STATS_SLOTS rows, one per connection slot: concurrent sign-ups with the
+ *   same answers change different rows, so none waits for another's COMMIT; an answer sums them.
+ * - A bulk writer (the migration from JSON: thousands of rows in ONE transaction, which would
+ *   change the same counter rows thousands of times) turns the triggers off inside its transaction
  *   and calls stats_rebuild() before its COMMIT.
  */
 
 /** The row triggers that keep the counts (a bulk writer turns them off and rebuilds). */
 export const STATS_TRIGGERS = ['stats_insert_delete', 'stats_update'] as const;
 
-/** Rows per key that version 2's counter updates spread over; version 4 sums them into one. */
+/** Rows per key that concurrent counter changes spread over. */
 const STATS_SLOTS = 16;
 
 const UNANSWERED = `'unanswered'`;
 
 /** The answers of a row (OLD or NEW) as the key of `stats_answers`. */
-export const answers = (row: string) =>
+const answers = (row: string) =>
   `${row}.lang, coalesce(${row}.role, ${UNANSWERED}), coalesce(${row}.building, ${UNANSWERED}), coalesce(${row}.source, ${UNANSWERED})`;
 
 export const STATS_SCHEMA_SQL = `
-LOCK TABLE waitlist IN SHARE ROW EXCLUSIVE MODE;
-
 -- date_part's double precision holds a millisecond exactly enough at any date of this century.
 CREATE FUNCTION stats_day(at timestamptz) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE
   RETURN floor(date_part('epoch', at) / 86400)::integer;
@@ -45,21 +39,20 @@ CREATE FUNCTION stats_hour(at timestamptz) RETURNS integer LANGUAGE sql IMMUTABL
 
 CREATE TABLE stats_answers (
   lang text NOT NULL,
-  role text NOT NULL,                   -- 'unanswered' for a record without one
+  role text NOT NULL,                    -- 'unanswered' for a record without one
   building text NOT NULL,
   source text NOT NULL,
-  slot smallint NOT NULL,               -- 0 … ${STATS_SLOTS - 1}: spreads concurrent changes
+  slot smallint NOT NULL,                -- 0 … ${STATS_SLOTS - 1}: spreads concurrent changes
   n bigint NOT NULL,
   PRIMARY KEY (lang, role, building, source, slot)
 );
 CREATE TABLE stats_times (
   period text NOT NULL CHECK (period IN ('day', 'hour')),
-  start integer NOT NULL,               -- stats_day / stats_hour of created_at
+  start integer NOT NULL,                -- stats_day / stats_hour of created_at
   slot smallint NOT NULL,
   n bigint NOT NULL,
   PRIMARY KEY (period, start, slot)
 );
-CREATE INDEX waitlist_created_at ON waitlist (created_at);
 
 CREATE FUNCTION stats_count() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -77,7 +70,8 @@ BEGIN
     END;
     RETURN NULL;
   END IF;
-  -- UPDATE: the old row counted out, the new one in; keys whose deltas cancel are left alone.
+  -- UPDATE: the old row counted out, the new one in; keys whose changes cancel are left alone, and
+  -- rows are taken in key order, so two writers on one slot never wait for each other in a circle.
   INSERT INTO stats_answers AS s (lang, role, building, source, slot, n)
     SELECT c.lang, c.role, c.building, c.source, pick, sum(c.d)
     FROM (VALUES (${answers('OLD')}, -1), (${answers('NEW')}, 1)) AS c (lang, role, building, source, d)
@@ -123,8 +117,8 @@ CREATE TRIGGER stats_update AFTER UPDATE OF created_at, lang, role, building, so
   EXECUTE FUNCTION stats_count();
 CREATE TRIGGER stats_truncate AFTER TRUNCATE ON waitlist FOR EACH STATEMENT EXECUTE FUNCTION stats_clear();
 
--- The counts recomputed from the records: this step, and a bulk writer that turned the triggers
--- off for its transaction (store/postgres/migrate.ts). The caller holds the lock above.
+-- The counts recomputed from the records, for a bulk writer that turned the triggers off for its
+-- transaction (store/postgres/migrate.ts).
 CREATE FUNCTION stats_rebuild() RETURNS void LANGUAGE sql AS $$
   DELETE FROM stats_answers;
   DELETE FROM stats_times;
@@ -135,5 +129,4 @@ CREATE FUNCTION stats_rebuild() RETURNS void LANGUAGE sql AS $$
   INSERT INTO stats_times  -- a day is 24 whole hours: summed from the hours, not another pass over the records
     SELECT 'day', floor(start / 24.0)::integer, 0, sum(n) FROM stats_times WHERE period = 'hour' GROUP BY 2;
 $$;
-SELECT stats_rebuild();
 `;

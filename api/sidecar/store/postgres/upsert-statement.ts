@@ -1,8 +1,9 @@
 /**
  * The sign-up's one statement: an `INSERT … ON CONFLICT (email) DO UPDATE` that merges exactly as
- * domain/record.ts mergeSignup does. Its own module so that whatever runs a sign-up against the
- * database (the store, and the benchmark's plain peer server and pgbench script) runs this very
- * text with these very parameters, and follows every change of them.
+ * domain/record.ts mergeSignup does, the one definition of the rule: test/api/postgres-store.test.ts
+ * runs the same repeated sign-ups through both stores and asks for identical records. Its own
+ * module so that whatever runs a sign-up against the database (the store, and the benchmark's
+ * plain peer server and pgbench script) runs this very text with these very parameters.
  */
 import type pg from 'pg';
 import { DEFAULT_LANG, type WaitlistSignup } from '../../../contract/index.ts';
