@@ -2,15 +2,11 @@
  * The check an invite run and `waitlist check` call per member: the verdict (verdict.ts) of the
  * address's domain, asked once per domain for the life of the check (one run), with a bounded
  * number of domains in flight, each query with a timeout and one retry (c-ares' own `timeout` and
- * `tries`). The list of throwaway domains is disposable-email-domains-js (docs/operator.md,
- * "Before you open access"); `npm update` brings its newest list.
+ * `tries`).
  */
 import { Resolver } from 'node:dns/promises';
-import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
+import { DISPOSABLE_DOMAINS } from './throwaway-domains.ts';
 import { domainOf, isDisposable, mailVerdict, type Answer, type Verdict } from './verdict.ts';
-
-/** The throwaway domains, read once per process. */
-export const DISPOSABLE_DOMAINS: ReadonlySet<string> = disposableEmailBlocklistSet();
 
 export interface DomainCheckOptions {
   /** Resolvers as `ip`, `ip:port` or `[ipv6]:port` (config DNS_SERVERS); empty or unset: the system's. */
