@@ -19,6 +19,8 @@ export interface DnsServer {
   /** `127.0.0.1:port`, as DNS_SERVERS takes it. */
   address: string;
   pid: number;
+  /** What the server logged so far (with `log-queries` among the records: every query it was asked). */
+  log(): string;
   stop(): Promise<void>;
 }
 
@@ -34,23 +36,20 @@ export async function startDnsmasq(records: readonly string[]): Promise<DnsServe
   ];
   const child = spawn(DNSMASQ_BINARY, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  let log = '';
   await new Promise<void>((ready, fail) => {
-    let log = '';
-    const onData = (chunk: Buffer) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
       log += chunk;
       // Logged once its sockets are bound.
-      if (!/\bstarted, version/.test(log)) return;
-      child.stderr!.off('data', onData);
-      child.stderr!.resume();
-      ready();
-    };
-    child.stderr!.on('data', onData);
+      if (/\bstarted, version/.test(log)) ready();
+    });
     child.once('error', fail);
     void exited.then(() => fail(new Error(`dnsmasq exited before it was ready:\n${log}`)));
   });
   return {
     address: `127.0.0.1:${port}`,
     pid: child.pid!,
+    log: () => log,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGTERM');
       await exited;
