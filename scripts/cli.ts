@@ -107,8 +107,8 @@ function parseCommand(command: Subcommand, args: string[]): Parsed {
   const required = wanted.filter((arg) => !arg.startsWith('['));
   if (positionals.length < required.length) throw new UsageError(`missing ${required[positionals.length]}`);
   if (positionals.length > wanted.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[wanted.length])}`);
-  wanted.forEach((arg, i) => {
-    if (!positionals[i].trim()) throw new UsageError(`${arg} is empty`);
+  positionals.forEach((value, i) => {
+    if (!value.trim()) throw new UsageError(`${wanted[i]} is empty`);
   });
   return { values, positionals };
 }
