@@ -108,7 +108,7 @@ function parseCommand(command: Subcommand, args: string[]): Parsed {
   if (positionals.length < required.length) throw new UsageError(`missing ${required[positionals.length]}`);
   if (positionals.length > wanted.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[wanted.length])}`);
   positionals.forEach((value, i) => {
-    if (!value.trim()) throw new UsageError(`${wanted[i]} is empty`);
+    if (!value.trim()) throw new UsageError(`${wanted[i].replace(/^\[(.*)\]$/, '$1')} is empty`);
   });
   return { values, positionals };
 }
