@@ -2,7 +2,7 @@
  * What the report tells of the members' addresses without showing one: how many are at throwaway
  * domains (from the list, offline: the report never asks DNS), and first sign-ups per hour over the
  * last 48 hours, where a bot's burst shows beside a launch post's wave. Counted from the records
- * as they stream past; pure: `now` and the list are passed in.
+ * as they stream past; `now` and the list are passed in.
  */
 import { domainOf, isDisposable } from '../deliverability/verdict.ts';
 import type { WaitlistRecord } from '../sidecar/domain/record.ts';
@@ -19,34 +19,21 @@ export interface Recent {
   perHour: number[];
 }
 
-export class RecentTally {
-  readonly #now: number;
-  readonly #first: number;
-  readonly #list: ReadonlySet<string>;
-  readonly #perHour = new Array<number>(RECENT_HOURS).fill(0);
-  #members = 0;
-  #throwaway = 0;
-
-  constructor(now: number, list: ReadonlySet<string>) {
-    this.#now = now;
-    this.#first = (Math.floor(now / HOUR_MS) - RECENT_HOURS + 1) * HOUR_MS;
-    this.#list = list;
-  }
-
-  add(record: WaitlistRecord): void {
+export async function recentOf(records: AsyncIterable<WaitlistRecord>, now: number, list: ReadonlySet<string>): Promise<Recent> {
+  const first = (Math.floor(now / HOUR_MS) - RECENT_HOURS + 1) * HOUR_MS;
+  const perHour = new Array<number>(RECENT_HOURS).fill(0);
+  let members = 0;
+  let throwaway = 0;
+  for await (const record of records) {
     const created = Date.parse(record.createdAt);
-    if (created > this.#now) return;
-    this.#members += 1;
-    if (isDisposable(domainOf(record.email), this.#list)) this.#throwaway += 1;
-    if (created >= this.#first) this.#perHour[Math.floor((created - this.#first) / HOUR_MS)] += 1;
+    if (created > now) continue;
+    members += 1;
+    if (isDisposable(domainOf(record.email), list)) throwaway += 1;
+    if (created >= first) perHour[Math.floor((created - first) / HOUR_MS)] += 1;
   }
-
-  result(): Recent {
-    const percent = this.#members ? Math.round((this.#throwaway / this.#members) * 1000) / 10 : 0;
-    return {
-      throwaway: { members: this.#throwaway, percent },
-      hours: this.#perHour.map((_, i) => new Date(this.#first + i * HOUR_MS).toISOString()),
-      perHour: [...this.#perHour],
-    };
-  }
+  return {
+    throwaway: { members: throwaway, percent: members ? Math.round((throwaway / members) * 1000) / 10 : 0 },
+    hours: perHour.map((_, i) => new Date(first + i * HOUR_MS).toISOString()),
+    perHour,
+  };
 }

@@ -15,13 +15,6 @@ import { progressBar } from './progress.ts';
 /** Members checked at once; the domain check bounds the lookups in flight itself. */
 const MEMBERS_IN_FLIGHT = 256;
 
-const MEANING: Record<Verdict, string> = {
-  ok: 'DNS says the domain takes mail',
-  disposable: 'a throwaway domain: left out of invitations',
-  no_mail: 'no such domain, or it takes no mail: left out of invitations',
-  unknown: 'the lookup failed: still invited',
-};
-
 type Counts = Record<Verdict, number>;
 const zero = (): Counts => ({ ok: 0, disposable: 0, no_mail: 0, unknown: 0 });
 
@@ -29,7 +22,7 @@ function table(counts: Counts, byLang: Record<Lang, Counts>): string {
   const cells = (values: (string | number)[]) => values.map((v) => String(v).padStart(8)).join('');
   const lines = [`${'verdict'.padEnd(12)}${cells(['members', ...LANGS])}`];
   for (const verdict of VERDICTS) {
-    lines.push(`${verdict.padEnd(12)}${cells([counts[verdict], ...LANGS.map((lang) => byLang[lang][verdict])])}   ${MEANING[verdict]}`);
+    lines.push(`${verdict.padEnd(12)}${cells([counts[verdict], ...LANGS.map((lang) => byLang[lang][verdict])])}`);
   }
   return `${lines.join('\n')}\n`;
 }

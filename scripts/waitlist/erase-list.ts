@@ -18,30 +18,8 @@ import { progressBar } from './progress.ts';
 /** Erasures in flight: enough for the JSON store's commits to carry many at once. */
 const ERASURES_IN_FLIGHT = 64;
 
-interface Line {
-  number: number;
-  typed: string;
-}
-
-interface Problem {
-  line: Line;
-  why: string;
-}
-
-/** The addresses of a list, each once (by its first line), and the lines that are not addresses. */
-function parseList(list: string): { addresses: Map<string, Line>; problems: Problem[] } {
-  const addresses = new Map<string, Line>();
-  const problems: Problem[] = [];
-  list.split(/\r?\n/).forEach((raw, i) => {
-    const typed = raw.trim();
-    if (typed === '' || typed.startsWith('#')) return;
-    const email = normaliseEmail(typed);
-    const line = { number: i + 1, typed };
-    if (!WaitlistRecord.shape.email.safeParse(email).success) problems.push({ line, why: 'not an e-mail address' });
-    else if (!addresses.has(email)) addresses.set(email, line);
-  });
-  return { addresses, problems };
-}
+/** A line it could not erase: its number and why, with what the operator gave. */
+type Problem = [line: number, message: string];
 
 async function confirmed(count: number): Promise<boolean | 'no-terminal'> {
   if (!process.stdin.isTTY) return 'no-terminal';
@@ -55,7 +33,16 @@ async function confirmed(count: number): Promise<boolean | 'no-terminal'> {
 
 export async function eraseList(source: string, yes: boolean): Promise<number> {
   const list = source === '-' ? await text(process.stdin) : await readFile(source, 'utf8');
-  const { addresses, problems } = parseList(list);
+  // Each address once, by its first line.
+  const addresses = new Map<string, { line: number; typed: string }>();
+  const problems: Problem[] = [];
+  list.split(/\r?\n/).forEach((raw, i) => {
+    const typed = raw.trim();
+    if (typed === '' || typed.startsWith('#')) return;
+    const email = normaliseEmail(typed);
+    if (!WaitlistRecord.shape.email.safeParse(email).success) problems.push([i + 1, `${JSON.stringify(typed)}: not an e-mail address`]);
+    else if (!addresses.has(email)) addresses.set(email, { line: i + 1, typed });
+  });
   const answer = yes || addresses.size === 0 || (await confirmed(addresses.size));
   if (answer === 'no-terminal') {
     process.stderr.write(`error: ${addresses.size} record(s) would be erased: confirm on a terminal, or add --yes\n`);
@@ -69,17 +56,16 @@ export async function eraseList(source: string, yes: boolean): Promise<number> {
   const access = await openForOperator(configOrExit(), 'write');
   try {
     const bar = progressBar(addresses.size, 'erased');
-    await eachBounded(addresses, ERASURES_IN_FLIGHT, async ([email, line]) => {
+    await eachBounded(addresses, ERASURES_IN_FLIGHT, async ([email, { line, typed }]) => {
       if (await access.store.erase(email)) erased += 1;
-      else problems.push({ line, why: 'no record of that address' });
+      else problems.push([line, `${JSON.stringify(typed)}: no record of that address`]);
       bar.tick();
     });
     bar.stop();
   } finally {
     await access.close();
   }
-  problems.sort((a, b) => a.line.number - b.line.number);
-  for (const { line, why } of problems) process.stderr.write(`line ${line.number}: ${JSON.stringify(line.typed)}: ${why}\n`);
+  for (const [line, message] of problems.sort((a, b) => a[0] - b[0])) process.stderr.write(`line ${line}: ${message}\n`);
   console.log(`Erased ${erased} record(s) from ${access.where}; backups still hold them until they are rotated.`);
   if (problems.length > 0) console.log(`${problems.length} line(s) could not be erased: named on stderr.`);
   return problems.length === 0 ? EXIT.ok : EXIT.error;

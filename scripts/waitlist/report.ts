@@ -11,7 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { configOrExit } from '../../api/config.ts';
 import { DISPOSABLE_DOMAINS } from '../../api/deliverability/throwaway-domains.ts';
 import { DEFAULT_DAYS, MAX_DAYS, reportPeriod, storeRange } from '../../api/report/period.ts';
-import { RecentTally } from '../../api/report/recent.ts';
+import { recentOf } from '../../api/report/recent.ts';
 import { buildReport, type Report } from '../../api/report/series.ts';
 import { openForOperator } from '../../api/sidecar/operator/access.ts';
 import { EXIT, UsageError, write, type Subcommand } from '../cli.ts';
@@ -111,15 +111,14 @@ export const report: Subcommand = {
       throw new Error(`cannot write the report to ${out}: ${problem(error)}`);
     });
     const operator = await openForOperator(configOrExit(), 'read');
-    const recent = new RecentTally(Date.parse(period.now), DISPOSABLE_DOMAINS);
-    let series;
+    let series, recent;
     try {
       series = await operator.store.signupsPerDay(storeRange(period));
-      for await (const record of operator.store.export()) recent.add(record);
+      recent = await recentOf(operator.store.export(), Date.parse(period.now), DISPOSABLE_DOMAINS);
     } finally {
       await operator.close();
     }
-    const text = await render(format, buildReport(period, series, recent.result()));
+    const text = await render(format, buildReport(period, series, recent));
     if (!out) {
       await write(text);
       return EXIT.ok;
