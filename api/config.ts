@@ -3,6 +3,7 @@
  * together with what is expected, so that a start with a bad value stops with a useful message.
  * docs/configuration.md documents the same variables (test/api/configuration-doc.test.ts keeps them equal).
  */
+import { Resolver } from 'node:dns';
 import { z } from 'zod';
 import { LOG_LEVELS } from './log/levels.ts';
 
@@ -70,6 +71,21 @@ function serverUrl(kind: string, protocols: readonly string[], example: string) 
 
 /** DATABASE_URL: selects the PostgreSQL store (unset: the embedded JSON store). */
 const databaseUrl = serverUrl('PostgreSQL', ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');
+
+/** DNS_SERVERS: the resolvers `waitlist check` and `invite` ask, checked by node:dns itself; empty: the system's. */
+const dnsServers = z
+  .string()
+  .default('')
+  .transform((value, ctx) => {
+    const servers = value.split(',').map((s) => s.trim()).filter(Boolean);
+    try {
+      new Resolver().setServers(servers);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'expected a comma-separated list of resolver IP addresses, each with an optional port: 127.0.0.1:53, [::1]:53' });
+      return z.NEVER;
+    }
+    return servers;
+  });
 
 /** contentsignals.org: `search`, `ai-input`, `ai-train`, each `yes` or `no`, comma-separated. */
 const contentSignals = z.string().transform((value, ctx) => {
@@ -214,6 +230,8 @@ export const ConfigSchema = z.object({
   DKIM_PRIVATE_KEY_FILE: z.string().min(1).optional(),
   /** The link of {access_url} in the invitation. */
   INVITE_URL: serverUrl('web', ['https:', 'http:'], 'https://app.example.org/start'),
+  /** Resolvers of the deliverability check (api/deliverability/); unset: the system's. */
+  DNS_SERVERS: dnsServers,
   LOG_REQUESTS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** json (one object per line) or pretty; unset: pretty when stdout is a terminal, else json (api/log/logger.ts). */
   LOG_FORMAT: z.enum(['json', 'pretty'], { message: 'expected json or pretty' }).optional(),

@@ -23,7 +23,7 @@ export interface Subcommand {
   /** What it does; further lines explain options. */
   help: string;
   options?: Record<string, OptionSpec>;
-  /** Names of the required arguments, in order. */
+  /** Names of the arguments, in order; a name in brackets (`[EMAIL]`) is optional. */
   args?: string[];
   run(parsed: Parsed): Promise<number>;
 }
@@ -104,10 +104,11 @@ function parseCommand(command: Subcommand, args: string[]): Parsed {
     }
   }
   const wanted = command.args ?? [];
-  if (positionals.length < wanted.length) throw new UsageError(`missing ${wanted[positionals.length]}`);
+  const required = wanted.filter((arg) => !arg.startsWith('['));
+  if (positionals.length < required.length) throw new UsageError(`missing ${required[positionals.length]}`);
   if (positionals.length > wanted.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[wanted.length])}`);
-  wanted.forEach((arg, i) => {
-    if (!positionals[i].trim()) throw new UsageError(`${arg} is empty`);
+  positionals.forEach((value, i) => {
+    if (!value.trim()) throw new UsageError(`${wanted[i].replace(/^\[(.*)\]$/, '$1')} is empty`);
   });
   return { values, positionals };
 }

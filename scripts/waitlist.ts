@@ -1,10 +1,11 @@
 /**
  * Operator command for the waitlist (`npm run waitlist -- --help`): export, count, show (GDPR
- * Art. 15), erase (Art. 17), invite (waitlist/invite.ts: the one message each member is promised),
+ * Art. 15), erase (Art. 17, one address or a list), check (waitlist/check.ts: which members a message
+ * can reach), invite (waitlist/invite.ts: the one message each member is promised),
  * on whichever engine the configuration selects, while the service runs
  * (api/sidecar/operator/access.ts: PostgreSQL directly; JSON through the sidecar's operator socket,
  * or the file itself when no sidecar runs). Nothing here prints an address from the data except
- * the export, the one record `show` was asked for and `invite --json`'s lines, all on stdout;
+ * the export, the one record `show` was asked for, `check --list` and `invite --json`'s lines, all on stdout;
  * messages echo only what the operator typed.
  */
 import { resolve } from 'node:path';
@@ -14,6 +15,8 @@ import { normaliseEmail } from '../api/sidecar/domain/email.ts';
 import { EXPORT_FORMATS, exportHeader, exportLine, type ExportFormat } from '../api/sidecar/domain/record-export.ts';
 import { openForOperator, type OperatorAccess } from '../api/sidecar/operator/access.ts';
 import { EXIT, main, printJson, UsageError, write, type Program } from './cli.ts';
+import { check } from './waitlist/check.ts';
+import { eraseList } from './waitlist/erase-list.ts';
 import { invite } from './waitlist/invite.ts';
 import { report } from './waitlist/report.ts';
 import { statsCommand } from './waitlist/stats.ts';
@@ -107,10 +110,20 @@ const program: Program = {
       },
     },
     erase: {
-      synopsis: 'erase EMAIL',
-      help: "Removes one person's record (GDPR Art. 17), durably, while the service runs.",
-      args: ['EMAIL'],
-      async run({ positionals: [typed] }) {
+      synopsis: 'erase EMAIL | erase --from FILE|- [--yes]',
+      help: [
+        "Removes one person's record (GDPR Art. 17), durably, while the service runs.",
+        '  --from FILE   every address of FILE instead (one a line; blank lines and # comments ignored); - reads stdin',
+        '  --yes         erase a list without asking (required when there is no terminal to ask on)',
+      ].join('\n'),
+      options: { from: { type: 'string' }, yes: { type: 'boolean' } },
+      args: ['[EMAIL]'],
+      async run({ values, positionals: [typed] }) {
+        if (typeof values.from === 'string') {
+          if (typed !== undefined) throw new UsageError('give EMAIL or --from FILE, not both');
+          return eraseList(values.from, values.yes === true);
+        }
+        if (typed === undefined) throw new UsageError('missing EMAIL (or --from FILE)');
         const email = normaliseEmail(typed);
         const lookedUp = `${JSON.stringify(typed)} (looked up as ${email})`;
         return withStore('write', async ({ store, where }) => {
@@ -123,6 +136,7 @@ const program: Program = {
         });
       },
     },
+    check,
     report,
     invite,
     migrate: {

@@ -135,7 +135,24 @@ function shares(report: Report): Chart {
   };
 }
 
+function perHour(report: Report): Chart {
+  const values = report.perHour.hours.map((hour, i) => ({ hour, signups: report.perHour.signups[i] }));
+  return {
+    id: 'per-hour',
+    title: 'Sign-ups per hour, the last 48 hours',
+    description: `Bars: first sign-ups in each UTC hour of the 48 up to ${report.period.now}; a burst in one hour stands out.`,
+    spec: {
+      width: WIDTH, height: HEIGHT, config: CONFIG, data: { values },
+      mark: { type: 'bar', color: SERIES_COLOURS[0] },
+      encoding: {
+        x: { field: 'hour', type: 'temporal', title: null, axis: { format: '%d %b %H:00', labelOverlap: true } },
+        y: { field: 'signups', type: 'quantitative', title: 'sign-ups' },
+      },
+    },
+  };
+}
+
 /** Every chart of the report, in the order the page shows them. */
 export function reportCharts(report: Report): Chart[] {
-  return [perDay(report), cumulative(report), ...DIMENSIONS.map(({ key }) => byAnswer(report, key)), shares(report)];
+  return [perDay(report), perHour(report), cumulative(report), ...DIMENSIONS.map(({ key }) => byAnswer(report, key)), shares(report)];
 }

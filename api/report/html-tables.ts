@@ -25,6 +25,11 @@ function perDay(report: Report): string {
   return table('per-day', 'Sign-ups per day and 7-day average', ['Day', 'Sign-ups', '7-day average'], rows, ['Period', count(report.totals.period), '']);
 }
 
+function perHour(report: Report): string {
+  const rows = report.perHour.hours.map((hour, i) => [`${hour.slice(0, 13).replace('T', ' ')}:00`, count(report.perHour.signups[i])]);
+  return table('per-hour', 'Sign-ups per hour, the last 48 hours (UTC)', ['Hour (UTC)', 'Sign-ups'], rows);
+}
+
 function cumulative(report: Report): string {
   const rows = report.days.map((day, i) => [day, count(report.cumulative[i])]);
   return table('cumulative', 'Cumulative total per day', ['Day', 'Total'], rows);
@@ -49,6 +54,7 @@ function shares(report: Report): string {
 export function reportTables(report: Report): Record<string, string> {
   return {
     'per-day': perDay(report),
+    'per-hour': perHour(report),
     cumulative: cumulative(report),
     ...Object.fromEntries(DIMENSIONS.map(({ key }) => [`per-day-${key}`, byAnswer(report, key)])),
     shares: shares(report),

@@ -5,7 +5,7 @@
  * alternative and its numbers in a table below it.
  */
 import { reportCharts } from './charts.ts';
-import { change, count, moment, span } from './format.ts';
+import { change, count, moment, percent, span } from './format.ts';
 import { REPORT_CSS } from './html-style.ts';
 import { escapeHtml, reportTables } from './html-tables.ts';
 import type { Comparison, Report } from './series.ts';
@@ -31,6 +31,7 @@ function glance(report: Report): string {
     figure('In this period', count(report.totals.period), span(report.period.from, report.period.to)),
     compared('Last 7 days', week),
     compared('Last 30 days', month),
+    figure('At throwaway domains', count(report.throwaway.members), `${percent(report.throwaway.percent)} of all members (a list of throwaway domains; no DNS)`),
     '</dl></section>',
   ].join('');
 }

@@ -7,6 +7,7 @@
 import { dayStart, utcDay, type DaySeries } from '../sidecar/domain/day-series.ts';
 import { emptyCounts, type FieldCounts } from '../sidecar/domain/stats.ts';
 import { AVERAGE_DAYS, daysBetween, firstNeededDay, type ReportPeriod } from './period.ts';
+import type { Recent } from './recent.ts';
 
 export const REPORT_FORMAT = 'waitlist-report';
 export const REPORT_VERSION = 1;
@@ -73,13 +74,17 @@ export interface Report {
     /** The last 30 days against the 30 before them. */
     month: Comparison;
   };
+  /** Members up to `now` at throwaway domains (recent.ts). */
+  throwaway: Recent['throwaway'];
+  /** First sign-ups per UTC hour over the last 48 hours, up to `now` (recent.ts). */
+  perHour: { hours: string[]; signups: number[] };
 }
 
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
-/** `series` must come from the store over storeRange(period). */
-export function buildReport(period: ReportPeriod, series: DaySeries): Report {
+/** `series` must come from the store over storeRange(period), `recent` from the records as of period.now. */
+export function buildReport(period: ReportPeriod, series: DaySeries, recent: Recent): Report {
   const first = firstNeededDay(period);
   const length = daysBetween(first, period.to) + 1;
   // Every needed day, oldest first, zeros where the store had none.
@@ -127,5 +132,7 @@ export function buildReport(period: ReportPeriod, series: DaySeries): Report {
     cumulative,
     dimensions,
     comparisons: { week: compare(7), month: compare(30) },
+    throwaway: recent.throwaway,
+    perHour: { hours: recent.hours, signups: recent.perHour },
   };
 }

@@ -1,14 +1,17 @@
 /**
  * `npm run waitlist -- report`: the founder's view of the waitlist as a self-contained HTML page
  * with charts (default), text for a terminal, or the numbers as JSON (docs/operator.md, "The
- * report"). The store answers per-day counts (signupsPerDay), never records; on the JSON engine
- * through the running sidecar. Nothing here sees an address.
+ * report"). The store answers per-day counts (signupsPerDay); the records stream past once for
+ * the throwaway share and the last 48 hours (api/report/recent.ts), of which only counts are kept.
+ * On the JSON engine through the running sidecar. Nothing here prints an address.
  */
 import { randomBytes } from 'node:crypto';
 import { access, constants, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { configOrExit } from '../../api/config.ts';
+import { DISPOSABLE_DOMAINS } from '../../api/deliverability/throwaway-domains.ts';
 import { DEFAULT_DAYS, MAX_DAYS, reportPeriod, storeRange } from '../../api/report/period.ts';
+import { recentOf } from '../../api/report/recent.ts';
 import { buildReport, type Report } from '../../api/report/series.ts';
 import { openForOperator } from '../../api/sidecar/operator/access.ts';
 import { EXIT, UsageError, write, type Subcommand } from '../cli.ts';
@@ -85,7 +88,8 @@ export const report: Subcommand = {
   synopsis: 'report [--format html|text|json] [--out FILE] [--days N | --since DATE] [--now TIME]',
   help: [
     'Sign-ups per day with charts: totals, 7-day average, cumulative total, each answer per day and its share,',
-    'this week and the last 30 days against the ones before. Aggregates only, never an address.',
+    'this week and the last 30 days against the ones before; members at throwaway domains and their share;',
+    'sign-ups per hour over the last 48 hours. Aggregates only, never an address.',
     '  --format html    one self-contained page with charts (default); written to --out, or',
     '                   to waitlist-report-<DAY>.html in the current directory',
     '  --format text    the same numbers with sparklines, for a terminal (stdout unless --out)',
@@ -107,13 +111,14 @@ export const report: Subcommand = {
       throw new Error(`cannot write the report to ${out}: ${problem(error)}`);
     });
     const operator = await openForOperator(configOrExit(), 'read');
-    let series;
+    let series, recent;
     try {
       series = await operator.store.signupsPerDay(storeRange(period));
+      recent = await recentOf(operator.store.export(), Date.parse(period.now), DISPOSABLE_DOMAINS);
     } finally {
       await operator.close();
     }
-    const text = await render(format, buildReport(period, series));
+    const text = await render(format, buildReport(period, series, recent));
     if (!out) {
       await write(text);
       return EXIT.ok;

@@ -67,7 +67,7 @@ describe('the html report in Chromium', { timeout: 60_000 }, () => {
           const page = await context.newPage();
           await page.goto(url, { waitUntil: 'load' });
           // The charts are in the file itself: there when it has loaded, nothing drawn afterwards.
-          expect(await page.locator('.chart svg').count()).toBe(7);
+          expect(await page.locator('.chart svg').count()).toBe(8);
           const look = await page.evaluate(() => ({
             bg: getComputedStyle(document.body).backgroundColor,
             fg: getComputedStyle(document.body).color,

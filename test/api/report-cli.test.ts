@@ -87,6 +87,7 @@ function reportSuite(open: () => Promise<{ env: Record<string, string>; dir: str
     expect(perDay.map((row) => n(row[1]))).toEqual(expected.signups);
     expect(perDay.map((row) => Number(row[2]))).toEqual(expected.average7);
     expect(htmlTable(html, 'cumulative').map((row) => n(row[1]))).toEqual(expected.cumulative);
+    expect(htmlTable(html, 'per-hour').map((row) => row[0])).toEqual(JSON.parse(outputs.json.stdout).perHour.hours.map((hour: string) => `${hour.slice(0, 10)} ${hour.slice(11, 13)}:00`));
     for (const key of DIMENSIONS) {
       const rows = htmlTable(html, `per-day-${key}`);
       expected.answersOf[key].forEach((answer, i) => expect(rows.map((row) => n(row[i + 1])), `${key} ${answer}`).toEqual(expected.perDay[key][answer]));
@@ -100,6 +101,7 @@ function reportSuite(open: () => Promise<{ env: Record<string, string>; dir: str
     const sections = [...html.matchAll(/<section aria-labelledby="([^"]+)"><h2 id="\1">([^<]+)<\/h2><div class="chart" role="img" aria-label="[^"]+"><svg [^>]+>[\s\S]*?<\/svg><\/div><details>/g)];
     expect(sections.map((m) => m[2])).toEqual([
       'Sign-ups per day, with the 7-day average',
+      'Sign-ups per hour, the last 48 hours',
       'Cumulative total',
       'Sign-ups per day by language',
       'Sign-ups per day by role',

@@ -1,0 +1,66 @@
+/**
+ * `npm run waitlist -- check`: sorts the members not yet invited by whether a message to them can
+ * arrive (api/deliverability/), for review before an invite run. Addresses go to stdout only, and
+ * only those `--list` asks for.
+ */
+import { configOrExit } from '../../api/config.ts';
+import { LANGS, type Lang } from '../../api/contract/index.ts';
+import { createDomainCheck } from '../../api/deliverability/domain-check.ts';
+import { VERDICTS, type Verdict } from '../../api/deliverability/verdict.ts';
+import { openForOperator } from '../../api/sidecar/operator/access.ts';
+import { EXIT, printJson, UsageError, type Subcommand } from '../cli.ts';
+import { eachBounded } from './each-bounded.ts';
+import { progressBar } from './progress.ts';
+
+/** Members checked at once; the domain check bounds the lookups in flight itself. */
+const MEMBERS_IN_FLIGHT = 256;
+
+type Counts = Record<Verdict, number>;
+const zero = (): Counts => ({ ok: 0, disposable: 0, no_mail: 0, unknown: 0 });
+
+function table(counts: Counts, byLang: Record<Lang, Counts>): string {
+  const cells = (values: (string | number)[]) => values.map((v) => String(v).padStart(8)).join('');
+  const lines = [`${'verdict'.padEnd(12)}${cells(['members', ...LANGS])}`];
+  for (const verdict of VERDICTS) {
+    lines.push(`${verdict.padEnd(12)}${cells([counts[verdict], ...LANGS.map((lang) => byLang[lang][verdict])])}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export const check: Subcommand = {
+  synopsis: 'check [--json] [--list VERDICT] [--lang en|de]',
+  help: [
+    'Sorts the members not yet invited by whether a message to them can arrive: ok, disposable (a throwaway',
+    'domain), no_mail (DNS: no such domain, a null MX, or neither MX nor address) or unknown (the lookup',
+    'failed). One DNS lookup per domain, through DNS_SERVERS or the system\'s resolvers.',
+    '  --json           {"counts": {...}, "byLang": {...}} on one line',
+    '  --list VERDICT   those members\' addresses, one per line, on stdout (for review, or for erase --from -)',
+    '  --lang LANG      only members with this notification language',
+  ].join('\n'),
+  options: { json: { type: 'boolean' }, list: { type: 'string', choices: VERDICTS }, lang: { type: 'string', choices: LANGS } },
+  async run({ values }) {
+    if (values.json && values.list) throw new UsageError('--json and --list both write to stdout: give one of them');
+    const config = configOrExit();
+    const verdictOf = createDomainCheck({ servers: config.DNS_SERVERS });
+    const counts = zero();
+    const byLang = Object.fromEntries(LANGS.map((lang) => [lang, zero()])) as Record<Lang, Counts>;
+    const access = await openForOperator(config, 'read');
+    try {
+      const bar = progressBar(await access.store.count(), 'checked');
+      await eachBounded(access.store.export({ lang: values.lang as Lang | undefined }), MEMBERS_IN_FLIGHT, async (record) => {
+        bar.tick();
+        if (record.invitation) return;
+        const verdict = await verdictOf(record.email);
+        counts[verdict] += 1;
+        byLang[record.lang][verdict] += 1;
+        if (verdict === values.list) process.stdout.write(`${record.email}\n`);
+      });
+      bar.stop();
+    } finally {
+      await access.close();
+    }
+    if (values.json) printJson({ counts, byLang });
+    else (values.list ? process.stderr : process.stdout).write(table(counts, byLang));
+    return EXIT.ok;
+  },
+};

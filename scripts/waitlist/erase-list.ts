@@ -1,0 +1,72 @@
+/**
+ * `npm run waitlist -- erase --from FILE|-`: erases every address of a list (one a line; blank lines
+ * and `#` comments ignored) as `erase EMAIL` does, durably, while the service runs. A bounded number
+ * of erasures at once, so the JSON store commits them together. Lines it could not erase are named
+ * on stderr with what the operator gave; the exit code is 0 only when every line was erased.
+ */
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline/promises';
+import { text } from 'node:stream/consumers';
+import { configOrExit } from '../../api/config.ts';
+import { normaliseEmail } from '../../api/sidecar/domain/email.ts';
+import { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
+import { openForOperator } from '../../api/sidecar/operator/access.ts';
+import { EXIT } from '../cli.ts';
+import { eachBounded } from './each-bounded.ts';
+import { progressBar } from './progress.ts';
+
+/** Erasures in flight: enough for the JSON store's commits to carry many at once. */
+const ERASURES_IN_FLIGHT = 64;
+
+/** A line it could not erase: its number and why, with what the operator gave. */
+type Problem = [line: number, message: string];
+
+async function confirmed(count: number): Promise<boolean | 'no-terminal'> {
+  if (!process.stdin.isTTY) return 'no-terminal';
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`Erase the records of ${count} address(es)? This cannot be undone. [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export async function eraseList(source: string, yes: boolean): Promise<number> {
+  const list = source === '-' ? await text(process.stdin) : await readFile(source, 'utf8');
+  // Each address once, by its first line.
+  const addresses = new Map<string, { line: number; typed: string }>();
+  const problems: Problem[] = [];
+  list.split(/\r?\n/).forEach((raw, i) => {
+    const typed = raw.trim();
+    if (typed === '' || typed.startsWith('#')) return;
+    const email = normaliseEmail(typed);
+    if (!WaitlistRecord.shape.email.safeParse(email).success) problems.push([i + 1, `${JSON.stringify(typed)}: not an e-mail address`]);
+    else if (!addresses.has(email)) addresses.set(email, { line: i + 1, typed });
+  });
+  const answer = yes || addresses.size === 0 || (await confirmed(addresses.size));
+  if (answer === 'no-terminal') {
+    process.stderr.write(`error: ${addresses.size} record(s) would be erased: confirm on a terminal, or add --yes\n`);
+    return EXIT.usage;
+  }
+  if (!answer) {
+    process.stderr.write('Nothing was erased.\n');
+    return EXIT.error;
+  }
+  let erased = 0;
+  const access = await openForOperator(configOrExit(), 'write');
+  try {
+    const bar = progressBar(addresses.size, 'erased');
+    await eachBounded(addresses, ERASURES_IN_FLIGHT, async ([email, { line, typed }]) => {
+      if (await access.store.erase(email)) erased += 1;
+      else problems.push([line, `${JSON.stringify(typed)}: no record of that address`]);
+      bar.tick();
+    });
+    bar.stop();
+  } finally {
+    await access.close();
+  }
+  for (const [line, message] of problems.sort((a, b) => a[0] - b[0])) process.stderr.write(`line ${line}: ${message}\n`);
+  console.log(`Erased ${erased} record(s) from ${access.where}; backups still hold them until they are rotated.`);
+  if (problems.length > 0) console.log(`${problems.length} line(s) could not be erased: named on stderr.`);
+  return problems.length === 0 ? EXIT.ok : EXIT.error;
+}

@@ -1,0 +1,17 @@
+/** A progress bar on stderr when it is a terminal; nothing at all in a pipe or a log. */
+import cliProgress from 'cli-progress';
+
+export interface Progress {
+  tick(): void;
+  stop(): void;
+}
+
+export function progressBar(total: number, label: string): Progress {
+  if (!process.stderr.isTTY) return { tick() {}, stop() {} };
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: ` ${label} {bar} {value}/{total} | {eta_formatted} left`, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0);
+  return { tick: () => bar.increment(), stop: () => bar.stop() };
+}
