@@ -71,7 +71,6 @@ async function windows(store: 'json' | 'postgres', checkout: Checkout): Promise<
   const product = await during(`${checkout.label}: starting the product on ${store}`, startProduct(checkout, settings.DATA_DIR, settings));
   try {
     const load = (window: string) => during(`${checkout.label}, ${store}: sign-ups ${window}, ${DURATION} s`, measure({ url: product.url }, signUps(`${name}-${window}`), CONNECTIONS, DURATION));
-    await measure({ url: product.url }, signUps(`${name}-warm`), CONNECTIONS, 1);
     const before = await load('without a run');
     const sentBefore = received;
     const env = productEnv({ ...settings, SMTP_URL: smtpUrl, INVITE_URL: 'https://app.example/start' });

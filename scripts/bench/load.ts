@@ -33,20 +33,22 @@ export interface Measured {
   failed: number;
 }
 
+/** Loads the target for `seconds` after a one-second warm-up (the JIT, kept-alive connections). */
 export async function measure(target: Target, request: Request, connections: number, seconds: number, pid?: number): Promise<Measured> {
-  const before = pid === undefined ? 0 : await cpuSeconds(pid);
-  const samples: number[] = [];
   let n = 0;
   const body = request.body;
   // setupRequest builds each request afresh, its Content-Length included.
-  const setupRequest = body && ((req: object) => ({ ...req, body: body(n++) }));
-  const run = autocannon({
+  const setupRequest = body ? { setupRequest: (req: object) => ({ ...req, body: body(n++) }) } : {};
+  const options = {
     url: target.url,
     socketPath: target.socketPath,
     connections,
-    duration: seconds,
-    requests: [{ method: request.method ?? 'GET', path: request.path, headers: request.headers, setupRequest }],
-  });
+    requests: [{ method: request.method ?? 'GET', path: request.path, headers: request.headers, ...setupRequest }],
+  };
+  await autocannon({ ...options, duration: 1 });
+  const before = pid === undefined ? 0 : await cpuSeconds(pid);
+  const samples: number[] = [];
+  const run = autocannon({ ...options, duration: seconds });
   run.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => samples.push(ms));
   const result = await run;
   const cpu = pid === undefined ? 0 : (await cpuSeconds(pid)) - before;

@@ -55,8 +55,6 @@ async function signUpsAt(store: 'json' | 'postgres', checkout: Checkout, records
   }
   const product = await during(`${checkout.label}: starting the product on ${store}`, startProduct(checkout, dataDir, settings));
   try {
-    // A fresh process's first second (its JIT, its pool's connections) is not what a user meets.
-    await measure({ url: product.url }, signUps(`${name}-warm`), CONNECTIONS, 1);
     const m = await during(`${checkout.label}: sign-ups on ${store} at ${count(records)} records, ${DURATION} s`, measure({ url: product.url }, signUps(name), CONNECTIONS, DURATION));
     phase(`  p99 ${ms(m.p99)} ms, ${count(m.requestsPerSecond)} sign-ups/s`);
     return m;
