@@ -70,7 +70,8 @@ async function windows(store: 'json' | 'postgres', checkout: Checkout): Promise<
   }
   const product = await during(`${checkout.label}: starting the product on ${store}`, startProduct(checkout, settings.DATA_DIR, settings));
   try {
-    const load = (window: string) => during(`${checkout.label}, ${store}: sign-ups ${window}, ${DURATION} s`, measure({ url: product.url }, signUps(`${name}-${window}`), CONNECTIONS, DURATION));
+    let window = 0;
+    const load = (what: string) => during(`${checkout.label}, ${store}: sign-ups ${what}, ${DURATION} s`, measure({ url: product.url }, signUps(`${name}-${window++}`), CONNECTIONS, DURATION));
     const before = await load('without a run');
     const sentBefore = received;
     const env = productEnv({ ...settings, SMTP_URL: smtpUrl, INVITE_URL: 'https://app.example/start' });

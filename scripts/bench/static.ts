@@ -6,7 +6,7 @@
  * from /proc: unlike requests per second, it hardly moves with what else the machine does.
  * Options: --duration S (5), --rounds N (3), --before DIR.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts';
@@ -47,14 +47,10 @@ try {
       rows.push([target, server.name, count(bytes[i]), count(m.requestsPerSecond), ms(m.p99), m.cpuMicros.toFixed(0), ratio(m.cpuMicros, reference.cpuMicros), vsBefore, String(m.failed)]);
     });
   }
-  const title = `Static files: ${CONNECTIONS} connections, ${DURATION} s per run, median of ${ROUNDS} interleaved rounds (${await load()})`;
+  const title = `Static files: ${CONNECTIONS} connections, ${DURATION} s per run, median of ${ROUNDS} interleaved rounds`;
   table(title, ['path', 'server', 'bytes', 'req/s', 'p99 ms', 'cpu µs/req', 'cpu / nginx', 'cpu after / before', 'errors'], rows);
 } finally {
   for (const server of servers.reverse()) await server.stop();
   await rm(tmp, { recursive: true, force: true });
 }
 
-/** The load average as the table is printed: a run far above the core count says to trust its figures less. */
-async function load(): Promise<string> {
-  return `load average ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`;
-}
