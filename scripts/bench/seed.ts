@@ -55,8 +55,8 @@ export async function writeJsonStore(dataDir: string, size: number, from = 0, to
 
 /**
  * PostgreSQL at `url` with `size` records: the checkout's migrate command creates its schema from
- * a one-record file, the rest goes in with one INSERT … SELECT (a million records through migrate
- * would take minutes), and a second migrate of the same file leaves the checkout's derived data
+ * a one-record file, the rest goes in with one INSERT … SELECT (no JSON file of a million records
+ * to write and parse), and a second migrate of the same file leaves the checkout's derived data
  * (the statistics' counters) as the command leaves them after any bulk copy. The statistics bench
  * verifies them with `waitlist stats --verify`.
  */
@@ -83,7 +83,7 @@ export async function fillPostgres(checkout: Checkout, url: string, size: number
 /** An SQL array of the values and NULL (unanswered), picked by `i` as `pick` does. */
 const sqlPick = (values: readonly string[]) => `(ARRAY[${values.map((v) => `'${v}'`).join(', ')}, NULL])[1 + i % ${values.length + 1}]`;
 
-/** Records 1 to $1 as `record` makes them ($1 - 1 of them: record 0 came through migrate). */
+/** Records 1 to $1 - 1 as `record` makes them (record 0 came through migrate). */
 const FILL_SQL = `
 INSERT INTO waitlist (email, created_at, consent_at, updated_at, lang, role, building, source,
                       consent_form, consent_channel, consent_lang, consent_text_version)
