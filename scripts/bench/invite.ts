@@ -43,15 +43,19 @@ const postgres: Postgres | undefined = stores().includes('postgres') ? await dur
 try {
   const rows: string[][] = [];
   for (const store of stores()) {
+    const withRun: number[] = [];
     for (const checkout of checkouts()) {
       const [before, run, after, sent] = await windows(store, checkout);
       const spread = Math.abs(before.p99 - after.p99);
       const held = run.p99 <= Math.max(before.p99, after.p99) + spread ? 'yes' : 'NO';
       const without = (before.p99 + after.p99) / 2;
-      rows.push([store, checkout.label, ms(before.p99), ms(run.p99), ms(after.p99), ratio(before.p99, after.p99), ratio(run.p99, without), held, String(sent), String(before.failed + run.failed + after.failed)]);
+      withRun.push(run.p99);
+      rows.push([store, checkout.label, ms(before.p99), ms(run.p99), ms(after.p99), ratio(before.p99, after.p99), ratio(run.p99, without), held, '', String(sent), String(before.failed + run.failed + after.failed)]);
     }
+    // The after row: the p99 beside the run against the before row's.
+    if (withRun.length === 2) rows.at(-2)![8] = ratio(withRun[0], withRun[1]);
   }
-  const head = ['store', 'checkout', 'p99 without', 'p99 with run', 'p99 without', 'noise', 'with / without', 'held', 'sent', 'errors'];
+  const head = ['store', 'checkout', 'p99 without', 'p99 with run', 'p99 without', 'noise', 'with / without', 'held', 'with run after / before', 'sent', 'errors'];
   table(`Sign-ups beside invite --rate ${RATE} at ${count(RECORDS)} records: ${CONNECTIONS} clients, windows of ${DURATION} s; p99 in ms`, head, rows);
 } finally {
   await postgres?.stop();

@@ -23,6 +23,7 @@ const postgres: Postgres | undefined = stores().includes('postgres') ? await dur
 try {
   const rows: string[][] = [];
   for (const store of stores()) {
+    const reports: CommandRun[] = [];
     for (const checkout of checkouts()) {
       const name = `${store}_${checkout.label}`;
       const settings: Record<string, string> = { DATA_DIR: path.join(tmp, name) };
@@ -42,10 +43,13 @@ try {
         }
       }
       const [report, reference] = [middle(runs.report), middle(runs.count)];
-      rows.push([store, count(RECORDS[store]), checkout.label, report.seconds.toFixed(2), report.peakMb.toFixed(0), reference.seconds.toFixed(2), reference.peakMb.toFixed(0), ratio(report.seconds, reference.seconds)]);
+      reports.push(report);
+      rows.push([store, count(RECORDS[store]), checkout.label, report.seconds.toFixed(2), report.peakMb.toFixed(0), reference.seconds.toFixed(2), reference.peakMb.toFixed(0), ratio(report.seconds, reference.seconds), '']);
     }
+    // The after row, with the report's time and memory against the before row's.
+    if (reports.length === 2) rows.at(-2)![8] = `${ratio(reports[0].seconds, reports[1].seconds)} / ${ratio(reports[0].peakMb, reports[1].peakMb)}`;
   }
-  const head = ['store', 'records', 'checkout', 'report s', 'report MB', 'count s', 'count MB', 'report / count time'];
+  const head = ['store', 'records', 'checkout', 'report s', 'report MB', 'count s', 'count MB', 'report / count time', 'after / before time / memory'];
   table(`The report command (HTML), median of ${ROUNDS} runs; peak memory of the whole command`, head, rows, 3);
 } finally {
   await postgres?.stop();

@@ -9,7 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { measure, signUps } from './load.ts';
+import { measure, signUps, type Measured } from './load.ts';
 import { checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
 import { startPostgres, type Postgres } from './postgres.ts';
 import { startProduct } from './processes.ts';
@@ -28,15 +28,19 @@ const postgres: Postgres | undefined = stores().includes('postgres') ? await dur
 const rows: string[][] = [];
 try {
   for (const store of stores()) {
-    for (const checkout of checkouts()) {
-      const [small, large] = [await signUpsAt(store, checkout, SMALL), await signUpsAt(store, checkout, LARGE[store])];
-      for (const [records, m] of [[SMALL, small], [LARGE[store], large]] as const) {
+    const sizes = [SMALL, LARGE[store]];
+    const results: Measured[][] = [];
+    for (const checkout of checkouts()) results.push([await signUpsAt(store, checkout, SMALL), await signUpsAt(store, checkout, LARGE[store])]);
+    checkouts().forEach((checkout, k) => {
+      sizes.forEach((records, size) => {
+        const m = results[k][size];
         const held = store === 'json' ? (m.p99 <= P99_LIMIT_MS ? 'yes' : 'NO') : '';
-        rows.push([store, count(records), checkout.label, count(m.requestsPerSecond), ms(m.p50), ms(m.p99), ratio(m.p99, small.p99), held, String(m.failed)]);
-      }
-    }
+        const vsBefore = k === 0 && results.length === 2 ? ratio(m.p99, results[1][size].p99) : '';
+        rows.push([store, count(records), checkout.label, count(m.requestsPerSecond), ms(m.p50), ms(m.p99), ratio(m.p99, results[k][0].p99), held, vsBefore, String(m.failed)]);
+      });
+    });
   }
-  const head = ['store', 'records', 'checkout', 'sign-ups/s', 'p50 ms', 'p99 ms', `p99 / at ${count(SMALL)}`, `p99 <= ${P99_LIMIT_MS} ms`, 'errors'];
+  const head = ['store', 'records', 'checkout', 'sign-ups/s', 'p50 ms', 'p99 ms', `p99 / at ${count(SMALL)}`, `p99 <= ${P99_LIMIT_MS} ms`, 'p99 after / before', 'errors'];
   table(`Sign-ups through the front: ${CONNECTIONS} clients back to back, ${DURATION} s per store and size`, head, rows, 3);
 } finally {
   await postgres?.stop();

@@ -64,9 +64,12 @@ try {
     const floorResult = results.at(-1)!;
     const rows = routes.map(([name], i) => {
       const m = results[i];
-      return [name, count(m.requestsPerSecond), ms(m.p50), ms(m.p99), ratio(m.p99, floorResult.p99), String(m.failed)];
+      // The after row, when a before row follows it (the floor is always last).
+      const vsBefore = i === 0 && routes.length === 3 ? ratio(m.p99, results[1].p99) : '';
+      return [name, count(m.requestsPerSecond), ms(m.p50), ms(m.p99), ratio(m.p99, floorResult.p99), vsBefore, String(m.failed)];
     });
-    table(`Statistics polls at ${count(RECORDS)} records: ${CONNECTIONS} clients, ${DURATION} s per run, median of ${ROUNDS} rounds; latency in ms`, ['route', 'req/s', 'p50', 'p99', 'p99 / floor', 'errors'], rows, 1);
+    const head = ['route', 'req/s', 'p50', 'p99', 'p99 / floor', 'p99 after / before', 'errors'];
+    table(`Statistics polls at ${count(RECORDS)} records: ${CONNECTIONS} clients, ${DURATION} s per run, median of ${ROUNDS} rounds; latency in ms`, head, rows, 1);
   } finally {
     await stop(floor);
   }
