@@ -2,7 +2,8 @@
  * `npm run bench -- signups`: how each store holds sign-ups as it grows. 32 clients post distinct
  * JSON sign-ups back to back through the front (`npm start`) for a while, on the JSON store at
  * 100,000 records and on PostgreSQL at 1,000,000, each against the same store at 1,000 records in
- * the same run. The envelope: the JSON store's p99 <= 250 ms up to 100,000 records.
+ * the same run. The envelope: the JSON store's p99 <= 250 ms up to 100,000 records. CPU per
+ * sign-up is the product's processes' (front and sidecar; PostgreSQL's own processes apart).
  * Options: --records N (the larger size of both stores), --duration S (10), --store json|postgres,
  * --before DIR.
  */
@@ -35,12 +36,12 @@ try {
       sizes.forEach((records, size) => {
         const m = results[k][size];
         const held = store === 'json' ? (m.p99 <= P99_LIMIT_MS ? 'yes' : 'NO') : '';
-        const vsBefore = k === 0 && results.length === 2 ? ratio(m.p99, results[1][size].p99) : '';
-        rows.push([store, count(records), checkout.label, count(m.requestsPerSecond), ms(m.p50), ms(m.p99), ratio(m.p99, results[k][0].p99), held, vsBefore, String(m.failed)]);
+        const vsBefore = k === 0 && results.length === 2 ? `${ratio(m.p99, results[1][size].p99)} / ${ratio(m.cpuMicros, results[1][size].cpuMicros)}` : '';
+        rows.push([store, count(records), checkout.label, count(m.requestsPerSecond), ms(m.p50), ms(m.p99), ratio(m.p99, results[k][0].p99), held, m.cpuMicros.toFixed(0), vsBefore, String(m.failed)]);
       });
     });
   }
-  const head = ['store', 'records', 'checkout', 'sign-ups/s', 'p50 ms', 'p99 ms', `p99 / at ${count(SMALL)}`, `p99 <= ${P99_LIMIT_MS} ms`, 'p99 after / before', 'errors'];
+  const head = ['store', 'records', 'checkout', 'sign-ups/s', 'p50 ms', 'p99 ms', `p99 / at ${count(SMALL)}`, `p99 <= ${P99_LIMIT_MS} ms`, 'cpu µs/sign-up', 'after / before p99 / cpu', 'errors'];
   table(`Sign-ups through the front: ${CONNECTIONS} clients back to back, ${DURATION} s per store and size`, head, rows, 3);
 } finally {
   await postgres?.stop();
@@ -59,7 +60,7 @@ async function signUpsAt(store: 'json' | 'postgres', checkout: Checkout, records
   }
   const product = await during(`${checkout.label}: starting the product on ${store}`, startProduct(checkout, dataDir, settings));
   try {
-    const m = await during(`${checkout.label}: sign-ups on ${store} at ${count(records)} records, ${DURATION} s`, measure({ url: product.url }, signUps(name), CONNECTIONS, DURATION));
+    const m = await during(`${checkout.label}: sign-ups on ${store} at ${count(records)} records, ${DURATION} s`, measure({ url: product.url }, signUps(name), CONNECTIONS, DURATION, product.pid));
     phase(`  p99 ${ms(m.p99)} ms, ${count(m.requestsPerSecond)} sign-ups/s`);
     return m;
   } finally {
