@@ -3,8 +3,8 @@
  * 32 clients post sign-ups back to back through the front for three windows: without a run, with
  * `npm run waitlist -- invite --rate 5` sending to a local SMTP server (smtp-server, accepting and
  * discarding), and without again. The two windows without say what chance alone moves the p99
- * by; the run's window is held when its p99 lies within that spread. On each store at 100,000
- * records.
+ * by; the run's window holds when its p99 is at most the higher of theirs plus their difference.
+ * On each store at 100,000 records.
  * Options: --records N, --duration S (10), --store json|postgres, --before DIR.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
