@@ -44,11 +44,9 @@ export interface Checkout {
   root: string;
 }
 
-export const ROOT = path.resolve(import.meta.dirname, '..', '..');
-
 export function checkouts(): Checkout[] {
   const before = typeof values.before === 'string' ? [{ label: 'before' as const, root: path.resolve(values.before) }] : [];
-  return [{ label: 'after', root: ROOT }, ...before];
+  return [{ label: 'after', root: path.resolve(import.meta.dirname, '..', '..') }, ...before];
 }
 
 const TICK_MS = 4_000;

@@ -22,7 +22,6 @@ export interface Running {
 export interface Product extends Running {
   /** The sidecar's Unix socket (docs/configuration.md, SIDECAR_LISTEN=socket): the API without the front. */
   socketPath: string;
-  dataDir: string;
 }
 
 /** The site's base URL in every bench: the product's and nginx's Link headers name the same origin. */
@@ -58,7 +57,7 @@ export async function startProduct(checkout: Checkout, dataDir: string, settings
   const child = spawn(process.execPath, ['scripts/start.ts'], { cwd: checkout.root, env, stdio: ['ignore', log, log] });
   const url = `http://127.0.0.1:${port}`;
   await untilStatus(url, child, `${dataDir}.log`);
-  return { name: `front (${checkout.label})`, url, pid: child.pid!, socketPath: path.join(dataDir, 'sidecar.sock'), dataDir, stop: () => stop(child) };
+  return { name: `front (${checkout.label})`, url, pid: child.pid!, socketPath: path.join(dataDir, 'sidecar.sock'), stop: () => stop(child) };
 }
 
 /** Polls the API status until it answers 200 (the site build may come first: minutes, not seconds). */
