@@ -8,6 +8,8 @@ declare module 'autocannon' {
   }
   export interface Options {
     url: string;
+    /** A Unix socket to connect to instead of the URL's host and port. */
+    socketPath?: string;
     connections?: number;
     duration?: number;
     pipelining?: number;

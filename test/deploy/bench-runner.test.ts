@@ -1,77 +1,32 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { afterEach, expect, test, vi } from 'vitest';
-import { during, numberOption } from '../../scripts/bench/progress.ts';
-import { BENCHES, runAll, selected } from '../../scripts/bench/run.ts';
+import { promisify } from 'node:util';
+import { expect, test } from 'vitest';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
+const ROOT = path.join(import.meta.dirname, '../..');
 
-/** Bench stand-ins that record the arguments they got (and may fail). */
-async function fakeBenches(codes: number[]): Promise<{ files: string[]; argsOf: (i: number) => Promise<string[]> }> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'bench-runner-'));
-  dirs.push(dir);
-  const files = await Promise.all(codes.map(async (code, i) => {
-    const file = path.join(dir, `bench-${i}.mjs`);
-    await writeFile(file, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(`${file}.args`)}, JSON.stringify(process.argv.slice(2)));\nprocess.exit(${code});\n`);
-    return file;
-  }));
-  const { readFile } = await import('node:fs/promises');
-  return { files, argsOf: async (i) => JSON.parse(await readFile(`${files[i]}.args`, 'utf8')) as string[] };
+/** `npm run bench -- ARGS` as a user runs it: the runner's exit code, its table (stdout) and its progress (stderr). */
+async function bench(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const run = promisify(execFile)(process.execPath, ['scripts/bench/run.ts', ...args], { cwd: ROOT, timeout: 90_000 });
+  return run.then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
 }
 
-test('bench runner: every script gets the same arguments (both --x=N and --x N), each start and end is announced', async () => {
-  const { files, argsOf } = await fakeBenches([0, 0, 0]);
-  const lines: string[] = [];
-  const args = ['--duration=2', '--rounds', '1'];
-  expect(await runAll(files, args, (line) => lines.push(line))).toBe(0);
-  for (let i = 0; i < files.length; i++) expect(await argsOf(i)).toEqual(args);
-  expect(lines.filter((l) => /^\n?\[bench \d\/3\] .*--duration=2 --rounds 1$/.test(l))).toHaveLength(3);
-  expect(lines.filter((l) => /\[bench \d\/3\] .*: done in \d+ s/.test(l))).toHaveLength(3);
+test('bench runner: a named bench runs, announces its start and end, and prints its table with after/before ratios', { timeout: 120_000 }, async () => {
+  const { code, stdout, stderr } = await bench(['report', '--store', 'json', '--records=300', '--rounds', '1', '--before', ROOT]);
+  expect(code, stderr).toBe(0);
+  expect(stderr).toMatch(/\[bench 1\/1\] report --store json --records=300 --rounds 1 --before /);
+  expect(stderr).toMatch(/\[bench 1\/1\] report: done in \d+ s/);
+  expect(stdout).toMatch(/report \/ count time/);
+  expect(stdout).toMatch(/^json +300 +after +[\d.]+/m);
+  expect(stdout).toMatch(/^json +300 +before +[\d.]+/m);
 });
 
-test('bench runner: a failing script is reported, the next ones still run, the run exits 1', async () => {
-  const { files, argsOf } = await fakeBenches([0, 3, 0]);
-  const lines: string[] = [];
-  expect(await runAll(files, ['--duration=1'], (line) => lines.push(line))).toBe(1);
-  expect(await argsOf(2)).toEqual(['--duration=1']);
-  expect(lines.join('\n')).toMatch(/bench-1\.mjs: FAILED \(exit 3\)/);
-  expect(lines.at(-1)).toMatch(/2 of 3 benchmarks finished .*failed: .*bench-1\.mjs/);
-});
-
-test('bench runner: the list names files that exist in scripts/bench', async () => {
-  const here = await readdir(path.join(import.meta.dirname, '../../scripts/bench'));
-  for (const file of BENCHES) expect(here).toContain(file);
-});
-
-test('bench runner: a benchmark named on the command line runs alone and the options pass on; no name runs them all', () => {
-  expect(selected(['signup-peers', '--duration=3'])).toEqual({ files: ['signup-peers.ts'], rest: ['--duration=3'] });
-  expect(selected(['--rounds', '1'])).toEqual({ files: [...BENCHES], rest: ['--rounds', '1'] });
-});
-
-test('bench progress: a long phase prints a line at least every 5 s until it ends', async () => {
-  vi.useFakeTimers();
-  const lines: string[] = [];
-  vi.spyOn(console, 'error').mockImplementation((line: string) => void lines.push(line));
-  let finish!: () => void;
-  const phase = during('loading', new Promise<void>((resolve) => (finish = resolve)));
-  expect(lines).toHaveLength(1);
-  await vi.advanceTimersByTimeAsync(12_000);
-  expect(lines.length).toBeGreaterThanOrEqual(3);
-  finish();
-  await phase;
-  const count = lines.length;
-  await vi.advanceTimersByTimeAsync(20_000);
-  expect(lines).toHaveLength(count);
-});
-
-test('bench options: --duration 7 and --duration=7 read alike; absent -> the default', () => {
-  expect(numberOption('duration', 5, ['--duration', '7'])).toBe(7);
-  expect(numberOption('duration', 5, ['--duration=7', '--sizes=1,2'])).toBe(7);
-  expect(numberOption('duration', 5, ['--rounds=2'])).toBe(5);
+test('bench runner: an unknown bench name -> exit 2 and the list of benches', async () => {
+  const { code, stderr } = await bench(['nosuch']);
+  expect(code).toBe(2);
+  expect(stderr).toMatch(/no bench called nosuch/);
+  for (const name of ['static', 'proxy', 'signups', 'stats', 'report', 'invite']) expect(stderr).toContain(`  ${name} `);
 });

@@ -10,7 +10,7 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { waitForPort } from '../../scripts/bench/ports.ts';
+import { waitForPort } from '../../scripts/ports.ts';
 import { findBinary } from '../support/engines/require.ts';
 import { ROOT, freePort } from '../support/stack.ts';
 

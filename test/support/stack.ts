@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigSchema, loadConfig } from '../../api/config.ts';
 import { buildSite, staleReason, stampPath } from '../../api/start/site-build.ts';
-import { freePort } from '../../scripts/bench/ports.ts';
+import { freePort } from '../../scripts/ports.ts';
 
 export interface StackInfo {
   /** e.g. http://127.0.0.1:41234, no trailing slash; every absolute URL in the site uses it. */

@@ -1,0 +1,94 @@
+/**
+ * A waitlist of a given size, made the way an operator could: the JSON store's data file written
+ * in its documented format (`{"format":"waitlist-store","version":1,"records":[…]}`, which the
+ * sidecar validates on start), and PostgreSQL set up by the checkout's own
+ * `npm run waitlist -- migrate`, so every table, index and counter is the checkout's.
+ * First sign-ups are spread over 60 days, with every answer and none.
+ */
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { finished } from 'node:stream/promises';
+import pg from 'pg';
+import { BUILDING, CONSENT_TEXT_VERSION, LANGS, ROLES, SOURCES } from '../../api/contract/index.ts';
+import type { Checkout } from './options.ts';
+import { during } from './options.ts';
+import { mustRun, productEnv } from './processes.ts';
+
+const SPREAD_MS = 60 * 24 * 3600 * 1000;
+
+/** The `i`th answer of `values`, or none (an unanswered question) once in every `values.length + 1`. */
+const pick = <T>(values: readonly T[], i: number): T | undefined => values[i % (values.length + 1)];
+
+function record(i: number, size: number, now: number): object {
+  const at = new Date(now - ((size - i) / size) * SPREAD_MS).toISOString();
+  const lang = LANGS[i % LANGS.length];
+  const source = pick(SOURCES, i);
+  return {
+    email: `seed${i}@example.com`,
+    createdAt: at,
+    consentAt: at,
+    updatedAt: at,
+    lang,
+    role: pick(ROLES, i),
+    building: pick(BUILDING, i),
+    source,
+    consent: { form: source ?? 'api', channel: 'json', lang, textVersion: CONSENT_TEXT_VERSION },
+  };
+}
+
+/** The JSON store's data file in `dataDir` with records `from` to `to - 1` of a list of `size`. */
+export async function writeJsonStore(dataDir: string, size: number, from = 0, to = size): Promise<void> {
+  await mkdir(dataDir, { recursive: true });
+  const file = createWriteStream(path.join(dataDir, 'waitlist.json'));
+  const now = Date.now();
+  file.write('{"format":"waitlist-store","version":1,"records":[');
+  for (let i = from; i < to; i++) {
+    const line = (i > from ? ',' : '') + JSON.stringify(record(i, size, now));
+    if (!file.write(line)) await once(file, 'drain');
+  }
+  file.end(']}\n');
+  await finished(file);
+}
+
+/**
+ * PostgreSQL at `url` with `size` records: the checkout's migrate command creates its schema from
+ * a one-record file, the rest goes in with one INSERT … SELECT (no JSON file of a million records
+ * to write and parse), and a second migrate of the same file leaves the checkout's derived data
+ * (the statistics' counters) as the command leaves them after any bulk copy. The statistics bench
+ * verifies them with `waitlist stats --verify`.
+ */
+export async function fillPostgres(checkout: Checkout, url: string, size: number): Promise<void> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-seed-'));
+  const migrate = () => mustRun(checkout, 'scripts/waitlist.ts', ['migrate', '--to', url], productEnv({ DATA_DIR: dataDir }));
+  try {
+    await writeJsonStore(dataDir, size, 0, 1);
+    await during(`${checkout.label}: PostgreSQL schema through migrate`, migrate);
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      await during(`${checkout.label}: PostgreSQL, ${size.toLocaleString('en-US')} records`, db.query(FILL_SQL, [size, CONSENT_TEXT_VERSION, SPREAD_MS]));
+      await db.query('VACUUM ANALYZE waitlist');
+    } finally {
+      await db.end();
+    }
+    await during(`${checkout.label}: PostgreSQL, migrate again`, migrate);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** An SQL array of the values and NULL (unanswered), picked by `i` as `pick` does. */
+const sqlPick = (values: readonly string[]) => `(ARRAY[${values.map((v) => `'${v}'`).join(', ')}, NULL])[1 + i % ${values.length + 1}]`;
+
+/** Records 1 to $1 - 1 as `record` makes them (record 0 came through migrate). */
+const FILL_SQL = `
+INSERT INTO waitlist (email, created_at, consent_at, updated_at, lang, role, building, source,
+                      consent_form, consent_channel, consent_lang, consent_text_version)
+SELECT 'seed' || i || '@example.com', t, t, t, (ARRAY['${LANGS.join("', '")}'])[1 + i % ${LANGS.length}],
+       ${sqlPick(ROLES)}, ${sqlPick(BUILDING)}, ${sqlPick(SOURCES)},
+       coalesce(${sqlPick(SOURCES)}, 'api'), 'json', (ARRAY['${LANGS.join("', '")}'])[1 + i % ${LANGS.length}], $2
+FROM generate_series(1, $1 - 1) AS i,
+     LATERAL (SELECT date_trunc('milliseconds', now() - (($1 - i)::float8 / $1) * $3 * interval '1 millisecond') AS t) AS times`;

@@ -1,0 +1,56 @@
+/**
+ * `npm run bench -- static`: what a page costs the front. The built site served by the product
+ * (`npm start`, writing its request line) and by nginx (nginx.conf, the configuration
+ * docs/static-hosting.md publishes, with a buffered access log) from the same dist/, 32 kept-alive
+ * connections per run, interleaved rounds, the median shown. CPU per request of each server comes
+ * from /proc: unlike requests per second, it hardly moves with what else the machine does.
+ * Options: --duration S (5), --rounds N (3), --before DIR.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts';
+import { measure, median, type Measured } from './load.ts';
+import { checkouts, during, numberOption } from './options.ts';
+import { nginx, startProduct, type Running } from './processes.ts';
+import { count, ms, ratio, table } from './table.ts';
+
+const DURATION = numberOption('duration', 5);
+const ROUNDS = numberOption('rounds', 3);
+const CONNECTIONS = 32;
+const PATHS = [PAGE_PATHS.home.en, THANKS_PATHS.en, twinPath(THANKS_PATHS.en)];
+
+const tmp = await mkdtemp(path.join(tmpdir(), 'bench-static-'));
+const servers: Running[] = [];
+try {
+  for (const checkout of checkouts()) {
+    servers.push(await during(`starting the product (${checkout.label}; it builds its site first if stale)`, startProduct(checkout, path.join(tmp, checkout.label))));
+  }
+  const dist = path.join(checkouts()[0].root, 'dist');
+  servers.push(await nginx(path.join(tmp, 'nginx'), dist));
+  const rows: string[][] = [];
+  for (const target of PATHS) {
+    const runs = new Map<Running, Measured[]>(servers.map((server) => [server, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      // The order alternates, so that no server always runs right after the same neighbour.
+      for (const server of round % 2 ? [...servers].reverse() : servers) {
+        const label = `${target}, round ${round + 1}/${ROUNDS}: ${server.name}, ${DURATION} s`;
+        runs.get(server)!.push(await during(label, measure({ url: server.url }, { path: target }, CONNECTIONS, DURATION, server.pid)));
+      }
+    }
+    const results = servers.map((server) => median(runs.get(server)!));
+    const reference = results.at(-1)!;
+    const bytes = await Promise.all(servers.map((server) => fetch(server.url + target).then(async (res) => (await res.arrayBuffer()).byteLength)));
+    servers.forEach((server, i) => {
+      const m = results[i];
+      const vsBefore = i === 0 && servers.length === 3 ? ratio(m.cpuMicros, results[1].cpuMicros) : '';
+      rows.push([target, server.name, count(bytes[i]), count(m.requestsPerSecond), ms(m.p99), m.cpuMicros.toFixed(0), ratio(m.cpuMicros, reference.cpuMicros), vsBefore, String(m.failed)]);
+    });
+  }
+  const title = `Static files: ${CONNECTIONS} connections, ${DURATION} s per run, median of ${ROUNDS} interleaved rounds`;
+  table(title, ['path', 'server', 'bytes', 'req/s', 'p99 ms', 'cpu µs/req', 'cpu / nginx', 'cpu after / before', 'errors'], rows);
+} finally {
+  for (const server of servers.reverse()) await server.stop();
+  await rm(tmp, { recursive: true, force: true });
+}
+
