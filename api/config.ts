@@ -72,7 +72,7 @@ function serverUrl(kind: string, protocols: readonly string[], example: string) 
 /** DATABASE_URL: selects the PostgreSQL store (unset: the embedded JSON store). */
 const databaseUrl = serverUrl('PostgreSQL', ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');
 
-/** DNS_SERVERS: the resolvers `waitlist check` asks, checked by node:dns itself; empty: the system's. */
+/** DNS_SERVERS: the resolvers `waitlist check` and `invite` ask, checked by node:dns itself; empty: the system's. */
 const dnsServers = z
   .string()
   .default('')
