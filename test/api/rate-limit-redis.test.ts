@@ -1,7 +1,7 @@
 /**
  * Shared rate-limit windows in Redis/Valkey:
  * the setting, instances counting together, a start against an unreachable engine, and what
- * happens while the engine goes away and comes back (docs/api.md, "Rate limits on Redis").
+ * happens while the engine goes away and comes back (docs/api.md, "Rate limits").
  * A throwaway redis-server per file; skipped by name where none is installed.
  */
 import { execFile } from 'node:child_process';

@@ -1,7 +1,7 @@
 /**
- * The PostgreSQL schema, created at start (docs/api.md, "PostgreSQL schema"). It is created in one
- * transaction under a transaction-level advisory lock, so several instances starting at the same
- * time create it exactly once: the others wait for the lock and then find the version there.
+ * The PostgreSQL schema, created at start (docs/api.md, "PostgreSQL (`DATABASE_URL`)"). It is
+ * created in one transaction under a transaction-level advisory lock, so several instances starting
+ * at the same time create it exactly once: the others wait for the lock and then find the version.
  */
 import type pg from 'pg';
 import { StartupError } from '../errors.ts';

@@ -1,5 +1,5 @@
 /**
- * The statistics' counts kept in the database (docs/api.md, "Statistics on PostgreSQL"), so an
+ * The statistics' counts kept in the database (docs/api.md, "PostgreSQL (`DATABASE_URL`)"), so an
  * answer sums a bounded number of rows at any size and includes every write committed before it,
  * by any instance:
  * - `stats_answers`: records per combination of answers (language, role, use case, form;
