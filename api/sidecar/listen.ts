@@ -73,11 +73,8 @@ export async function closeGracefully(server: Server, graceMs: number): Promise<
 }
 
 function answers(socketPath: string): Promise<boolean> {
-  return new Promise((done) => {
-    const probe = connect(socketPath);
-    probe.once('connect', () => (probe.destroy(), done(true)));
-    probe.once('error', () => done(false));
-  });
+  const probe = connect(socketPath);
+  return once(probe, 'connect').then(() => (probe.destroy(), true), () => false);
 }
 
 async function bind(server: Server, listen: () => void, why: (code: string) => string): Promise<void> {
