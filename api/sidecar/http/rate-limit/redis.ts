@@ -148,7 +148,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   async hit(policy: RateLimitPolicy, key: string, limit: number, now: number): Promise<RateLimitDecision> {
     if (this.#redis.status === 'ready' && performance.now() >= this.#retryAt) {
       try {
-        const [count, resetAt] = (await this.#redis.eval(HIT_SCRIPT, 1, `${this.#prefix}${policy}:${key}`, now, this.#windowMs)) as [number, number];
+        const reply = await this.#redis.eval(HIT_SCRIPT, 1, `${this.#prefix}${policy}:${key}`, now, this.#windowMs);
+        const [count, resetAt] = reply as [number, number];
         // A command that only timed out leaves the connection up: no 'ready' event will say so.
         this.#recovered();
         return decide(count, resetAt, limit, now, this.#windowMs);
