@@ -25,10 +25,8 @@ const tokenKey = z
   });
 
 const baseUrl = z.string().transform((value, ctx) => {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
+  const url = URL.parse(value);
+  if (!url) {
     ctx.addIssue({ code: 'custom', message: 'expected an absolute URL such as https://example.org' });
     return z.NEVER;
   }
@@ -109,10 +107,7 @@ const corsOrigins = z
   .transform((value, ctx) => {
     const origins: string[] = [];
     for (const entry of value.split(',').map((s) => s.trim()).filter(Boolean)) {
-      let url: URL | undefined;
-      try {
-        url = new URL(entry);
-      } catch {}
+      const url = URL.parse(entry);
       if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
         ctx.addIssue({ code: 'custom', message: `expected a comma-separated list of origins (scheme://host[:port], no path), got "${entry}"` });
         return z.NEVER;

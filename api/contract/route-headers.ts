@@ -9,9 +9,9 @@ export function errorStyleOf(route: Route): 'api' | 'oauth' {
  * itself on that path (a request its HTTP parser refused, a sidecar that failed), so that every
  * answer on the path has what the OpenAPI document promises, whoever decides it.
  */
-import { ENVIRONMENTS, type Environment } from './enums.ts';
+import type { Environment } from './enums.ts';
 import { ENV_PREFIX } from './paths.ts';
-import { ROUTES, routeById, type Route, type RouteId } from './routes.ts';
+import { routeById, type Route, type RouteId } from './routes.ts';
 
 /** When POST /api/waitlist was deprecated: 2026-01-01T00:00:00Z, in Unix seconds. */
 export const LEGACY_WAITLIST_DEPRECATED_AT = Date.UTC(2026, 0, 1) / 1000;
@@ -33,18 +33,4 @@ export function routeHeaders(which: RouteId | Route, env: Environment): Record<s
     };
   }
   return {};
-}
-
-export interface MountedRoute {
-  route: Route;
-  env: Environment;
-}
-
-const MOUNTED = new Map<string, MountedRoute>(
-  ENVIRONMENTS.flatMap((env) => ROUTES.map((route): [string, MountedRoute] => [`${ENV_PREFIX[env]}${route.path}`, { route, env }])),
-);
-
-/** The route mounted at a full path (environment prefix included, no query), if any. */
-export function mountedRoute(path: string): MountedRoute | undefined {
-  return MOUNTED.get(path);
 }

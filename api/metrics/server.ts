@@ -7,6 +7,7 @@
  *   serves without, Redis, may be away and is named in `degraded`), else 503, with the engines as
  *   JSON ({engine, state, since, lastError}), for a balancer or a monitor.
  */
+import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
@@ -51,10 +52,8 @@ export async function listenMetrics(
       res.writeHead(500, { 'content-type': 'text/plain' }).end(`${error instanceof Error ? error.message : String(error)}\n`);
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => (server.off('error', reject), resolve()));
-  });
+  server.listen(port, host);
+  await once(server, 'listening');
   const { address, family, port: bound } = server.address() as AddressInfo;
   return {
     url: `http://${family === 'IPv6' ? `[${address}]` : address}:${bound}/metrics`,

@@ -4,6 +4,7 @@
  * front (the same user) reaches it; TCP on SIDECAR_HOST:SIDECAR_PORT when SIDECAR_LISTEN=tcp. The
  * operator channel (operator/server.ts) listens on a private socket the same way.
  */
+import { once } from 'node:events';
 import { chmod, lstat, mkdir, unlink } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { connect } from 'node:net';
@@ -21,7 +22,7 @@ export interface Listened {
 export async function listenSidecar(server: Server, address: SidecarAddress): Promise<Listened> {
   if ('socketPath' in address) return listenSocket(server, address.socketPath);
   const { host, port } = address;
-  await bind(server, (done) => server.listen(port, host, done), (code) =>
+  await bind(server, () => server.listen(port, host), (code) =>
     `The address ${host}:${port} (SIDECAR_HOST:SIDECAR_PORT) ${code === 'EADDRINUSE' ? 'is already in use' : `cannot be used (${code})`}. Choose another SIDECAR_PORT.`,
   );
   const bound = server.address();
@@ -44,12 +45,12 @@ async function listenSocket(server: Server, socketPath: string): Promise<Listene
 /** Listens on a Unix socket that only this user can connect to (mode 0600, in a 0700 directory). */
 export async function listenPrivateSocket(server: Server, socketPath: string, why: (code: string) => string): Promise<void> {
   await mkdir(dirname(socketPath), { recursive: true, mode: 0o700 });
-  await bind(server, (done) => {
+  await bind(server, () => {
     // umask for the bind (synchronous inside listen()): the socket file is never connectable by
     // others, not even for a moment before the chmod.
     const umask = process.umask(0o177);
     try {
-      server.listen(socketPath, done);
+      server.listen(socketPath);
     } finally {
       process.umask(umask);
     }
@@ -72,20 +73,13 @@ export async function closeGracefully(server: Server, graceMs: number): Promise<
 }
 
 function answers(socketPath: string): Promise<boolean> {
-  return new Promise((done) => {
-    const probe = connect(socketPath);
-    probe.once('connect', () => (probe.destroy(), done(true)));
-    probe.once('error', () => done(false));
-  });
+  const probe = connect(socketPath);
+  return once(probe, 'connect').then(() => (probe.destroy(), true), () => false);
 }
 
-function bind(server: Server, listen: (done: () => void) => void, why: (code: string) => string): Promise<void> {
-  return new Promise((done, fail) => {
-    const onError = (error: NodeJS.ErrnoException) => fail(new StartupError(why(error.code ?? error.message)));
-    server.once('error', onError);
-    listen(() => {
-      server.off('error', onError);
-      done();
-    });
+async function bind(server: Server, listen: () => void, why: (code: string) => string): Promise<void> {
+  listen();
+  await once(server, 'listening').catch((error: NodeJS.ErrnoException) => {
+    throw new StartupError(why(error.code ?? error.message));
   });
 }

@@ -54,7 +54,8 @@ async function start(): Promise<void> {
     const server = createServer({ maxHeaderSize: 2 * maxHeaderSize }, toNodeHandler(app));
     const listened = await listenSidecar(server, sidecarAddress(config));
     logger.info(`sidecar listening on ${listened.url}`);
-    const stop = once(() => shutdown(server, backend));
+    let stopping: Promise<void> | undefined;
+    const stop = () => void (stopping ??= shutdown(server, backend));
     onStopRequest(stop, logger);
     if (process.send) {
       if (process.connected) process.send({ type: 'ready', ...listened });
@@ -68,22 +69,15 @@ async function start(): Promise<void> {
 }
 
 async function shutdown(server: Server, backend: Backend): Promise<void> {
-  await closeGracefully(server, SHUTDOWN_GRACE_MS);
-  await backend.close();
+  try {
+    await closeGracefully(server, SHUTDOWN_GRACE_MS);
+    await backend.close();
+  } catch (error) {
+    logger.error(`sidecar: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
   logger.info('sidecar stopped: requests finished, store closed');
   process.exit(0);
-}
-
-function once(fn: () => Promise<void>): () => void {
-  let started = false;
-  return () => {
-    if (started) return;
-    started = true;
-    fn().catch((error) => {
-      logger.error(`sidecar: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
-      process.exit(1);
-    });
-  };
 }
 
 start().catch((error: unknown) => {

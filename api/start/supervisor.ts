@@ -7,8 +7,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { askMetrics, askReadiness } from '../metrics/ipc.ts';
 import { addressFromReady, type SidecarAddress } from '../net/sidecar-address.ts';
 import type { Readiness } from '../metrics/readiness.ts';
+import type { Listened } from '../sidecar/listen.ts';
 import type { SignalledMessage, StopMessage } from '../sidecar/stop-request.ts';
-
 
 /** A signal to the front follows one to the sidecar within this time when both were signalled. */
 const LONE_SIGNAL_MS = 1_000;
@@ -46,19 +46,12 @@ export interface Supervisor {
   readiness(timeoutMs?: number): Promise<Readiness | undefined>;
 }
 
-interface ReadyMessage {
-  type: 'ready';
-  url: string;
-  /** Set when the sidecar listens on a Unix domain socket (api/sidecar/listen.ts). */
-  socketPath?: string;
-}
+/** The sidecar's ready message (api/sidecar/main.ts): where it listens. */
+type ReadyMessage = Listened & { type: 'ready' };
 
 export function superviseSidecar(options: SupervisorOptions): Supervisor {
-  const { entry, env, log } = options;
-  const initialDelayMs = options.initialDelayMs ?? 250;
-  const maxDelayMs = options.maxDelayMs ?? 10_000;
-  const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
-  const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
+  const { entry, env, log, initialDelayMs = 250, maxDelayMs = 10_000 } = options;
+  const { readyTimeoutMs = 30_000, stopTimeoutMs = 10_000 } = options;
   let child: ChildProcess | undefined;
   let upstream: SidecarAddress | undefined;
   let delay = initialDelayMs;

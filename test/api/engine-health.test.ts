@@ -15,7 +15,7 @@ describe('engine health: one outage, one story in the log', () => {
   it('engine health: first failure one error line with the cause, a summary per interval, one line on return with duration and count', () => {
     vi.useFakeTimers({ now: Date.parse('2026-01-01T00:00:00Z') });
     const logger = capture();
-    const health = new EngineHealth({ engine: 'postgres', logger, meanwhile: 'requests answer 500', summaryMs: 10_000 });
+    const health = new EngineHealth({ engine: 'postgres', logger, meanwhile: 'requests answer 500' });
     const refused = Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:5432'), { code: 'ECONNREFUSED' });
     for (let i = 0; i < 1000; i++) {
       health.failed(refused);

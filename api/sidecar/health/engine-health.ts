@@ -24,7 +24,6 @@ export interface EngineHealthOptions {
   meanwhile: string;
   /** How the requests an outage touches are counted in the log (default "requests failed"). */
   affected?: string;
-  summaryMs?: number;
   /** Milliseconds since the epoch (tests inject one). */
   now?: () => number;
   /** A probe of the engine: resolves when it can work. Without one, only the engine's reports count. */
@@ -75,8 +74,7 @@ export class EngineHealth {
     this.#since = this.#lastFailureAt;
     this.#affected = 0;
     this.#options.logger.error(`${this.engine}: unavailable (${this.#lastError}); ${this.#options.meanwhile}`);
-    const every = this.#options.summaryMs ?? SUMMARY_INTERVAL_MS;
-    this.#summary = setInterval(() => this.#summarise(), every).unref();
+    this.#summary = setInterval(() => this.#summarise(), SUMMARY_INTERVAL_MS).unref();
     this.#changed();
     this.#scheduleCheck();
   }

@@ -56,7 +56,6 @@ export function apiLayer(deps: LayerDeps): Middleware {
   };
 
   return async (event, next) => {
-    const logger = requestLogger(deps.logger, event.req.headers);
     const method = event.req.method.toUpperCase();
     const path = event.url.pathname;
     const mounted = mounts.get(path);
@@ -77,6 +76,7 @@ export function apiLayer(deps: LayerDeps): Middleware {
         response = result instanceof Response ? result : errorResponse(new ApiError('not_found'), 'api');
       } catch (error) {
         // A hang-up is one quiet line, anything else one error line with an id (failure.ts).
+        const logger = requestLogger(deps.logger, event.req.headers);
         const apiError = error instanceof ApiError ? error : reportFailure(logger, event.req, method, path, error);
         response = errorResponse(apiError, style);
       }

@@ -18,16 +18,10 @@ export interface Logger {
 
 export const silentLogger: Logger = { info() {}, error() {} };
 
-/**
- * The logger for one request: its lines carry the front's request id when there is one. The child
- * logger is made only when a line is written: most requests write none.
- */
+/** The logger for one request's error lines: they carry the front's request id when there is one. */
 export function requestLogger(logger: Logger, headers: Headers): Logger {
   const id = acceptableRequestId(headers.get(REQUEST_ID_HEADER) ?? undefined);
-  if (!id || !logger.child) return logger;
-  let child: Logger | undefined;
-  const withId = () => (child ??= logger.child!({ reqId: id }));
-  return { info: (line) => withId().info(line), error: (line) => withId().error(line) };
+  return id && logger.child ? logger.child({ reqId: id }) : logger;
 }
 
 /** The detail of an unexpected error, for the log only (never for the response). */

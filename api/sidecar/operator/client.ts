@@ -4,6 +4,7 @@
  */
 import { request, type IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
+import { json } from 'node:stream/consumers';
 import type { WaitlistStats } from '../../contract/index.ts';
 import type { DayRange, DaySeries } from '../domain/day-series.ts';
 import type { WaitlistRecord } from '../domain/record.ts';
@@ -47,7 +48,7 @@ export class SidecarChannel implements OperatorStore, InvitationStore {
       res.resume();
       return undefined;
     }
-    return (await bodyOf(res)) as WaitlistRecord;
+    return (await json(res)) as WaitlistRecord;
   }
 
   async erase(email: string): Promise<boolean> {
@@ -87,7 +88,7 @@ export class SidecarChannel implements OperatorStore, InvitationStore {
 
   async #json(method: string, path: string, body?: unknown): Promise<unknown> {
     const res = await this.#send(method, path, body);
-    const parsed = await bodyOf(res);
+    const parsed = await json(res);
     if (res.statusCode !== 200) throw new Error(`operator channel: ${method} ${path.split('?')[0]} answered ${res.statusCode}`);
     return parsed;
   }
@@ -105,10 +106,4 @@ export class SidecarChannel implements OperatorStore, InvitationStore {
       req.end(body === undefined ? undefined : JSON.stringify(body));
     });
   }
-}
-
-async function bodyOf(res: IncomingMessage): Promise<unknown> {
-  let text = '';
-  for await (const chunk of res) text += chunk;
-  return JSON.parse(text);
 }

@@ -21,10 +21,8 @@ import { join } from 'node:path';
 
 export { MAX_SOCKET_PATH_BYTES } from '../../net/sidecar-address.ts';
 
-export const OPERATOR_SOCKET_NAME = 'operator.sock';
-
 export function operatorSocketPath(dataDir: string): string {
-  return join(dataDir, OPERATOR_SOCKET_NAME);
+  return join(dataDir, 'operator.sock');
 }
 
 /** The largest request body the channel reads (one address in JSON). */

@@ -1,12 +1,12 @@
 /** The sidecar's end of the operator channel (protocol.ts); the store behind it is the sidecar's own. */
 import { unlink } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import { LANGS, type Lang } from '../../contract/index.ts';
 import { isDayRange } from '../domain/day-series.ts';
 import { closeGracefully, listenPrivateSocket } from '../listen.ts';
-import type { ExportFilter, OperatorStore } from '../store/waitlist-store.ts';
+import type { ExportFilter, InvitationStore, OperatorStore } from '../store/waitlist-store.ts';
 import { MAX_REQUEST_BYTES, MAX_SOCKET_PATH_BYTES, operatorSocketPath } from './protocol.ts';
-import type { InvitationStore } from '../store/waitlist-store.ts';
 import { inviteRoute } from './invite-routes.ts';
 
 /** How long a closing sidecar lets operator calls in flight finish (a long export is cut). */
@@ -78,27 +78,10 @@ function exportFilter(params: URLSearchParams): ExportFilter | undefined {
 
 async function streamExport(store: OperatorStore, filter: ExportFilter, res: ServerResponse): Promise<void> {
   res.writeHead(200, { 'content-type': 'application/jsonl' });
-  let lines = '';
-  for await (const record of store.export(filter)) {
-    lines += `${JSON.stringify(record)}\n`;
-    if (lines.length < 65_536) continue;
-    // Waits for the reader, so a slow pipe does not pile the whole export up in memory.
-    if (!res.write(lines)) await drainedOrClosed(res);
-    lines = '';
-    if (res.destroyed) return;
-  }
-  res.end(lines);
-}
-
-/** Resolves when the reader has taken the buffered lines, or left; removes both listeners (a long export waits thousands of times). */
-function drainedOrClosed(res: ServerResponse): Promise<void> {
-  return new Promise((done) => {
-    const finish = () => {
-      res.off('drain', finish).off('close', finish);
-      done();
-    };
-    res.once('drain', finish).once('close', finish);
-  });
+  // pipeline waits for the reader (a slow pipe never piles the export up in memory) and stops when it leaves.
+  await pipeline(async function* () {
+    for await (const record of store.export(filter)) yield `${JSON.stringify(record)}\n`;
+  }, res);
 }
 
 async function emailOf(req: IncomingMessage): Promise<string | undefined> {

@@ -37,36 +37,20 @@ export async function fillTempFile(file: FileHandle, temp: string, chunks: reado
   await file.close();
 }
 
-/** Writes the chunks one after the other from offset 0; resolves with the byte count. */
-export async function writeChunks(file: FileHandle, chunks: readonly Uint8Array[]): Promise<number> {
-  let position = 0;
-  // writev writes at most IOV_MAX buffers per call; batch to keep each call well under it.
-  for (let i = 0; i < chunks.length; i += 512) {
-    const batch = chunks.slice(i, i + 512);
-    await writeAll(file, batch, position);
-    for (const chunk of batch) position += chunk.byteLength;
+/**
+ * Writes the chunks from offset 0; resolves with the byte count. libuv writes every buffer of a
+ * writev (in IOV_MAX groups, resuming after short writes) and stops at the first error, reporting
+ * only the bytes written before it: writing the rest again then fails with that error (ENOSPC, EIO).
+ */
+async function writeChunks(file: FileHandle, chunks: readonly Uint8Array[]): Promise<number> {
+  let total = 0;
+  for (const chunk of chunks) total += chunk.byteLength;
+  let written = (await file.writev(chunks, 0)).bytesWritten;
+  if (written < total) {
+    const all = Buffer.concat(chunks);
+    while (written < total) written += (await file.write(all, written, total - written, written)).bytesWritten;
   }
-  return position;
-}
-
-async function writeAll(file: FileHandle, buffers: Uint8Array[], position: number): Promise<void> {
-  let pending = buffers;
-  let at = position;
-  while (pending.length > 0) {
-    const { bytesWritten } = await file.writev(pending, at);
-    at += bytesWritten;
-    // A short write (rare: disk nearly full, signals) leaves a tail to write again.
-    let skip = bytesWritten;
-    const rest: Uint8Array[] = [];
-    for (const buffer of pending) {
-      if (skip >= buffer.byteLength) skip -= buffer.byteLength;
-      else {
-        rest.push(skip > 0 ? buffer.subarray(skip) : buffer);
-        skip = 0;
-      }
-    }
-    pending = rest;
-  }
+  return total;
 }
 
 export async function syncDirectory(dir: string): Promise<void> {

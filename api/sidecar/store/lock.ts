@@ -73,12 +73,12 @@ async function lockOwner(path: string): Promise<number | undefined> {
   return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
 }
 
-/** `since`: when the pid was recorded (ms since the epoch), to tell a reused pid from the holder. */
-export function isRunning(pid: number, since?: number): boolean {
+/** Whether `pid` runs (not a zombie): the owner of a leftover file named after its writer. */
+export function isRunning(pid: number): boolean {
   // Our own pid in a lock we do not hold is a leftover of an earlier run that had the same pid
   // (pid 1 in a container, for instance).
   if (pid === process.pid) return false;
-  return holderState(pid, since) !== 'gone';
+  return holderState(pid) !== 'gone';
 }
 
 /** True when the lock's holder still runs; a dying holder is given DYING_WAIT_MS to finish dying. */

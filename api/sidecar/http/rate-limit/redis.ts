@@ -46,8 +46,6 @@ const BACKOFF_MS = 1000;
 /** Reconnect attempts back off to at most this interval: readiness follows a returning engine within about a second. */
 const MAX_RECONNECT_DELAY_MS = 500;
 
-type HitCommand = (key: string, now: number, windowMs: number) => Promise<[number, number]>;
-
 export interface RedisOptions {
   url: string;
   windowSeconds: number;
@@ -83,7 +81,6 @@ async function tlsOptions(options: RedisOptions): Promise<{ ca: string } | undef
 
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: Redis;
-  readonly #hit: HitCommand;
   readonly #windowMs: number;
   readonly #prefix: string;
   readonly #fallback: MemoryRateLimitStore;
@@ -102,8 +99,6 @@ export class RedisRateLimitStore implements RateLimitStore {
       meanwhile: 'rate limits count in this process until the store (RATE_LIMIT_STORE) is back',
       affected: 'requests counted in this process',
     });
-    redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-    this.#hit = (redis as unknown as { rateLimitHit: HitCommand }).rateLimitHit.bind(redis);
     // Connection errors surface through the commands and the 'ready' event; without a listener
     // ioredis would print each reconnect failure itself.
     redis.removeAllListeners('error').on('error', (error) => this.health.failed(error));
@@ -153,7 +148,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   async hit(policy: RateLimitPolicy, key: string, limit: number, now: number): Promise<RateLimitDecision> {
     if (this.#redis.status === 'ready' && performance.now() >= this.#retryAt) {
       try {
-        const [count, resetAt] = await this.#hit(`${this.#prefix}${policy}:${key}`, now, this.#windowMs);
+        const reply = await this.#redis.eval(HIT_SCRIPT, 1, `${this.#prefix}${policy}:${key}`, now, this.#windowMs);
+        const [count, resetAt] = reply as [number, number];
         // A command that only timed out leaves the connection up: no 'ready' event will say so.
         this.#recovered();
         return decide(count, resetAt, limit, now, this.#windowMs);

@@ -39,6 +39,12 @@ export async function openJsonBackend(config: Config, options: BackendOptions, c
     check: () => store!.sync(),
     checkDownMs: DISK_RETRY_MS,
   });
+  const close = async () => {
+    health.close();
+    await operator?.close();
+    await store?.close();
+    await lock.release();
+  };
   try {
     store = await JsonWaitlistStore.open(dataDir, { onCommit: options.onCommit, health });
     const keys = await loadOrCreateKeys(dataDir, config);
@@ -46,25 +52,10 @@ export async function openJsonBackend(config: Config, options: BackendOptions, c
     if (store.size > comfortableRecords) options.warn?.(sizeWarning(store.size, comfortableRecords));
     if (options.serveOperator) operator = await serveOperator(store, dataDir, options.warn);
     const opened = store;
-    return {
-      engine: 'json',
-      store: opened,
-      clients,
-      keys,
-      health,
-      describe: async () => `store: JSON file ${opened.path}, ${opened.size} records`,
-      async close() {
-        health.close();
-        await operator?.close();
-        await opened.close();
-        await lock.release();
-      },
-    };
+    const describe = async () => `store: JSON file ${opened.path}, ${opened.size} records`;
+    return { engine: 'json', store: opened, clients, keys, health, describe, close };
   } catch (error) {
-    health.close();
-    await operator?.close();
-    await store?.close();
-    await lock.release();
+    await close();
     throw error;
   }
 }
