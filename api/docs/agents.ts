@@ -9,16 +9,13 @@ import { BRAND } from '../contract/brand.ts';
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 export const AGENT_SKILLS_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
 
-/** Reverse-DNS of the site's host, as the card's `name` wants it: waitlist.example.org -> org.example.waitlist. */
-function reverseDns(baseUrl: string): string {
-  return new URL(baseUrl).hostname.split('.').reverse().join('.');
-}
-
 export function mcpServerCard(baseUrl: string) {
   const production = environmentUrls(baseUrl, 'production');
+  // The card's `name` is reverse-DNS of the site's host: waitlist.example.org -> org.example.waitlist.
+  const reverseDns = new URL(baseUrl).hostname.split('.').reverse().join('.');
   return {
     $schema: SERVER_CARD_SCHEMA,
-    name: `${reverseDns(baseUrl)}/waitlist`,
+    name: `${reverseDns}/waitlist`,
     version: API_DESCRIPTION_VERSION,
     title: `${BRAND.product} waitlist`,
     description: `Join the ${BRAND.productLong} early-access waitlist, check the service and read aggregate statistics. The sandbox stores nothing.`,
@@ -34,14 +31,8 @@ export function mcpServerCard(baseUrl: string) {
   };
 }
 
-export interface Skill {
-  name: string;
-  description: string;
-  /** The SKILL.md file exactly as served. */
-  bytes: Uint8Array;
-}
-
-export function agentSkillsIndex(baseUrl: string, skill: Skill) {
+/** `bytes`: the SKILL.md file exactly as served. */
+export function agentSkillsIndex(baseUrl: string, skill: { name: string; description: string; bytes: Uint8Array }) {
   const digest = `sha256:${createHash('sha256').update(skill.bytes).digest('hex')}`;
   const url = environmentUrls(baseUrl, 'production').skill;
   return { $schema: AGENT_SKILLS_SCHEMA, skills: [{ name: skill.name, type: 'skill-md', description: skill.description, url, digest }] };

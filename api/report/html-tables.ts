@@ -4,9 +4,7 @@
  */
 import { DIMENSIONS, type DimensionKey, type Report } from './series.ts';
 import { count, fixed, percent } from './format.ts';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+import { escapeHtml } from '../docs/escape-html.ts';
 
 function table(chart: string, caption: string, head: string[], rows: string[][], foot?: string[]): string {
   const cells = (row: string[], tag: string) => row.map((cell, i) => (i === 0 ? `<th scope="row">${cell}</th>` : `<${tag}>${cell}</${tag}>`)).join('');

@@ -7,7 +7,8 @@
 import { reportCharts } from './charts.ts';
 import { change, count, moment, percent, span } from './format.ts';
 import { REPORT_CSS } from './html-style.ts';
-import { escapeHtml, reportTables } from './html-tables.ts';
+import { escapeHtml } from '../docs/escape-html.ts';
+import { reportTables } from './html-tables.ts';
 import type { Comparison, Report } from './series.ts';
 import { renderSvg } from './svg.ts';
 

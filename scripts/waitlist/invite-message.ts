@@ -3,12 +3,12 @@
  * build checks them) filled with that member's values.
  */
 import type { Config } from '../../api/config.ts';
+import { escapeHtml } from '../../api/docs/escape-html.ts';
 import type { RenderedMessage } from '../../api/invite/compose.ts';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { StartupError } from '../../api/sidecar/store/errors.ts';
-import { memberValues, pagePaths } from '../../site/lib/messages/member-values.ts';
+import { memberValues } from '../../site/lib/messages/member-values.ts';
 import { fillMessage } from '../../site/lib/messages/placeholders.ts';
-import { escapeHtml } from '../../site/lib/messages/render.ts';
 import { TemplateError } from '../../site/lib/messages/template-file.ts';
 import { loadMessage } from '../../site/lib/messages/templates.ts';
 
@@ -24,7 +24,7 @@ export async function invitationRenderer(root: string, config: Config): Promise<
       throw new StartupError(`${message.source} uses {access_url}: set INVITE_URL to the link members should open (e.g. https://app.example.org/start).`);
     }
   }
-  const shared = { baseUrl: config.BASE_URL, accessUrl: config.INVITE_URL, privacyPaths: await pagePaths(root, 'privacy') };
+  const shared = { baseUrl: config.BASE_URL, accessUrl: config.INVITE_URL };
   return (record) => {
     const message = messages[record.lang];
     const values = memberValues(shared, record.lang, record.createdAt);

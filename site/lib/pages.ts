@@ -14,36 +14,6 @@ import { fillHtml, fillText } from './placeholders.ts';
 /** Collections whose entries are pages (same frontmatter schema, rendered Markdown body). */
 export const PAGE_COLLECTIONS = ['pages', 'reference'] as const;
 
-/** `notFound` pages (a file named 404.md) are served for unknown paths, never listed. */
-export type PageKind = 'page' | 'notFound';
-
-export interface Page {
-  /** Where the page comes from, for error messages (e.g. content/en/thanks.md). */
-  source: string;
-  lang: Lang;
-  key: string;
-  kind: PageKind;
-  title: string;
-  description: string;
-  signup: boolean;
-  order: number;
-  updated?: Date;
-  /** URL path of the HTML page: `/`, `/de/danke/`; `/404.html` for a notFound page. */
-  path: string;
-  /** Route parameter of site/pages/[...slug].astro (undefined for `/`). */
-  slug: string | undefined;
-  /** URL path of the Markdown twin (api/contract twinPath): `/index.md`, `/de/danke.md`. */
-  twin: string;
-  /** Route parameter of site/pages/[...slug].md.ts. */
-  twinSlug: string;
-  /** The page in every language (itself included), by language: URL paths. */
-  alternates: Record<Lang, string>;
-  /** Body Markdown with placeholders filled. */
-  markdown: string;
-  /** Rendered body HTML with placeholders filled. */
-  html: string;
-}
-
 interface Entry {
   id: string;
   collection: string;
@@ -73,7 +43,7 @@ function langPrefix(lang: Lang): string {
   return lang === DEFAULT_LANG ? '' : `/${lang}`;
 }
 
-function toPage(entry: Entry): Omit<Page, 'alternates'> {
+function toPage(entry: Entry) {
   const source = entry.filePath ?? `${entry.collection}:${entry.id}`;
   // Only in the preview: a save whose frontmatter failed (site/lib/pages-loader.ts).
   if (BROKEN_ENTRY in entry.data) throw new Error((entry.data as unknown as Record<string, string>)[BROKEN_ENTRY]);
@@ -82,7 +52,8 @@ function toPage(entry: Entry): Omit<Page, 'alternates'> {
   if (!lang) throw new Error(`${source}: a page lives in a language folder (${LANGS.join(', ')}), e.g. content/en/…`);
   if (entry.body === undefined || entry.rendered === undefined) throw new Error(`${source}: page entries need a Markdown body`);
   checkPageMarkdown(entry.body, source);
-  const kind: PageKind = rest.at(-1) === '404' ? 'notFound' : 'page';
+  // A file named 404.md is served for unknown paths, never listed.
+  const kind = rest.at(-1) === '404' ? 'notFound' : 'page';
   const route = `${langPrefix(lang)}/${rest.map((s) => `${s}/`).join('')}`;
   const { data } = entry;
   return {
@@ -95,18 +66,25 @@ function toPage(entry: Entry): Omit<Page, 'alternates'> {
     signup: data.signup,
     order: data.order,
     updated: data.updated,
+    /** URL path of the HTML page: `/`, `/de/danke/`; `/404.html` for a notFound page. */
     path: kind === 'notFound' ? route.replace(/\/$/, '.html') : route,
+    /** Route parameter of site/pages/[...slug].astro (undefined for `/`). */
     slug: route.slice(1, -1) || undefined,
+    /** URL path of the Markdown twin: `/index.md`, `/de/danke.md`. */
     twin: twinPath(route),
+    /** Route parameter of site/pages/[...slug].md.ts. */
     twinSlug: twinPath(route).slice(1, -'.md'.length),
     markdown: fillText(entry.body, lang, source),
     html: fillHtml(entry.rendered.html, lang, source),
   };
 }
 
+/** A page with its translations: the URL path of the page in every language, itself included. */
+export type Page = ReturnType<typeof toPage> & { alternates: Record<Lang, string> };
+
 /** Pairs translations by key; a key must exist once in every language. */
-function pair(pages: Omit<Page, 'alternates'>[]): Page[] {
-  const byKey = new Map<string, Map<Lang, Omit<Page, 'alternates'>>>();
+function pair(pages: ReturnType<typeof toPage>[]): Page[] {
+  const byKey = new Map<string, Map<Lang, ReturnType<typeof toPage>>>();
   const byPath = new Map<string, string>();
   for (const page of pages) {
     const other = byPath.get(page.path);

@@ -14,6 +14,7 @@ import {
 } from '../../api/contract/limits.ts';
 import type { Lang } from '../../api/contract/enums.ts';
 import { BRAND } from '../../api/contract/brand.ts';
+import { escapeHtml } from '../../api/docs/escape-html.ts';
 import { BASE_URL } from './site-config.ts';
 
 export function placeholderValues(lang: Lang): Record<string, string> {
@@ -61,11 +62,6 @@ function lookup(values: Record<string, string>, name: string, source: string): s
 export function fillText(text: string, lang: Lang, source: string): string {
   const values = placeholderValues(lang);
   return text.replace(PLAIN, (_, name: string) => lookup(values, name, source));
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
 /** Replaces placeholders in rendered HTML: text, code and (percent-encoded) link targets. */

@@ -7,6 +7,7 @@
  */
 import type { Nodes } from 'mdast';
 import { BRAND } from '../../../api/contract/brand.ts';
+import { escapeHtml } from '../../../api/docs/escape-html.ts';
 import { parseMarkdown, walk } from '../../../api/docs/markdown.ts';
 import { isMessagePlaceholder, MESSAGE_PLACEHOLDERS, PLACEHOLDER, REQUIRED_PLACEHOLDERS } from './placeholders.ts';
 import { TemplateError, type TemplateFile } from './template-file.ts';
@@ -33,11 +34,6 @@ const STYLE = {
   hr: 'border:0;border-top:1px solid #dddddd;margin:24px 0;',
   footer: 'margin:0;font-size:13px;line-height:1.5;color:#555555;',
 };
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
 
 /** Checks the placeholders (file:line) and the Markdown, and renders both bodies. */
 export function compileMessage(file: TemplateFile): CompiledMessage {

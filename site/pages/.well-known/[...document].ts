@@ -15,10 +15,7 @@ import { API_CATALOG_CONTENT_TYPE, apiCatalog, authorizationServerMetadata, prot
 import { jsonFile } from '../../../api/docs/respond.ts';
 import { joinWaitlistSkill } from '../../lib/skill.ts';
 
-interface Document {
-  body: unknown;
-  type?: string;
-}
+type Document = { body: unknown; type?: string };
 
 export const getStaticPaths = (() => {
   const { BASE_URL } = loadConfig();
@@ -38,4 +35,4 @@ export const getStaticPaths = (() => {
   return documents.map(([path, props]) => ({ params: { document: path.replace('/.well-known/', '') }, props }));
 }) satisfies GetStaticPaths;
 
-export const GET: APIRoute = ({ props }) => jsonFile((props as Document).body, (props as Document).type);
+export const GET: APIRoute<Document> = ({ props }) => jsonFile(props.body, props.type);

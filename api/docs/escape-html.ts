@@ -1,0 +1,6 @@
+/** Text for HTML content and quoted attribute values: the five characters HTML gives meaning to. */
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
