@@ -19,12 +19,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const config = configOrExit();
 const dataDir = await mkdtemp(path.join(tmpdir(), 'waitlist-dev-data-'));
 
-interface Ready {
-  type?: string;
-  url: string;
-  /** Set when the sidecar listens on a Unix domain socket (api/sidecar/listen.ts). */
-  socketPath?: string;
-}
+/** The sidecar's ready message (api/sidecar/listen.ts): its URL, and its socket when it has one. */
+type Ready = Parameters<typeof addressFromReady>[0] & { type?: string };
 
 /** The sidecar (its own socket or a free loopback port); resolves with its ready message. */
 function startSidecar(): Promise<{ child: ChildProcess; ready: Ready; exited: Promise<unknown> }> {

@@ -44,15 +44,8 @@ async function launchChromium(profileDir: string): Promise<{ child: ChildProcess
   return { child, port, version: info.Browser };
 }
 
-interface PageResult {
-  scores: Record<string, number>;
-  /** METRICS as Lighthouse displays them, e.g. `0.8 s`. */
-  metrics: Record<string, string>;
-  /** Audits that cost points: id, score, title. */
-  findings: string[];
-}
-
-async function audit(url: string, port: number): Promise<PageResult> {
+/** The category scores, METRICS as Lighthouse displays them (`0.8 s`), and the audits that cost points. */
+async function audit(url: string, port: number) {
   const result = await lighthouse(url, { port, logLevel: 'error', output: 'json', onlyCategories: [...CATEGORIES] });
   if (!result) throw new Error(`lighthouse returned nothing for ${url}`);
   const { categories, audits, runtimeError } = result.lhr;
@@ -70,6 +63,8 @@ async function audit(url: string, port: number): Promise<PageResult> {
   const metrics = Object.fromEntries(METRICS.map((id) => [id, audits[id]?.displayValue ?? 'n/a']));
   return { scores, metrics, findings };
 }
+
+type PageResult = Awaited<ReturnType<typeof audit>>;
 
 const port = await freePort();
 const baseUrl = `http://127.0.0.1:${port}`;

@@ -49,17 +49,11 @@ export interface OAuth2Scheme {
   description: string;
   flows: { clientCredentials: { tokenUrl: string; scopes: Record<string, string> } };
 }
-export interface HttpScheme {
+interface HttpScheme {
   type: 'http';
   scheme: 'basic' | 'bearer';
   description: string;
   bearerFormat?: string;
-}
-export type SecurityScheme = OAuth2Scheme | HttpScheme;
-
-export interface ServerObject {
-  url: string;
-  description: string;
 }
 
 export interface OpenApiDocument {
@@ -72,13 +66,13 @@ export interface OpenApiDocument {
     contact: { name: string; email: string; url?: string };
     license: { name: string; url: string };
   };
-  servers: ServerObject[];
+  servers: { url: string; description: string }[];
   tags: { name: string; description: string }[];
   externalDocs?: { description: string; url: string };
   paths: Record<string, PathItem>;
   components: {
     schemas: Record<string, JsonSchema>;
     headers: Record<string, HeaderObject>;
-    securitySchemes: Record<string, SecurityScheme>;
+    securitySchemes: Record<string, OAuth2Scheme | HttpScheme>;
   };
 }

@@ -22,28 +22,27 @@ export function isSample(value: string): boolean {
   return SAMPLE_MARKERS.some((marker) => marker.test(value));
 }
 
-type OperatorKey = 'name' | 'street' | 'city' | 'register' | 'vatId' | 'representative' | 'email' | 'privacyEmail';
-type Operator = Readonly<Record<OperatorKey, string>>;
+/** The operator's details (keys of BRAND.operator) and what the imprint calls them. */
+const OPERATOR_FIELDS = {
+  name: 'company name',
+  street: 'street address',
+  city: 'postcode and city',
+  register: 'register court and number',
+  vatId: 'VAT ID',
+  representative: 'representative (managing director)',
+  email: 'contact e-mail',
+  privacyEmail: 'data-protection e-mail',
+} as const;
 
-/** The operator's details: where they are written and what the imprint calls them. */
-const OPERATOR_FIELDS: ReadonlyArray<{ key: OperatorKey; what: string }> = [
-  { key: 'name', what: 'company name' },
-  { key: 'street', what: 'street address' },
-  { key: 'city', what: 'postcode and city' },
-  { key: 'register', what: 'register court and number' },
-  { key: 'vatId', what: 'VAT ID' },
-  { key: 'representative', what: 'representative (managing director)' },
-  { key: 'email', what: 'contact e-mail' },
-  { key: 'privacyEmail', what: 'data-protection e-mail' },
-];
+type Operator = Readonly<Record<keyof typeof OPERATOR_FIELDS, string>>;
 
 type GuardInput = Pick<Config, 'BASE_URL' | 'SECURITY_CONTACT' | 'ALLOW_SAMPLE_DETAILS'>;
 
 /** Every sample value still in place, one line each; empty when nothing is left to fill in. */
 export function sampleDetails(securityContact: string, operator: Operator = BRAND.operator): string[] {
-  const found = OPERATOR_FIELDS.filter(({ key }) => isSample(operator[key])).map(
-    ({ key, what }) => `${what}: "${operator[key]}" (api/contract/brand.ts, operator.${key})`,
-  );
+  const found = Object.entries(OPERATOR_FIELDS)
+    .filter(([key]) => isSample(operator[key as keyof Operator]))
+    .map(([key, what]) => `${what}: "${operator[key as keyof Operator]}" (api/contract/brand.ts, operator.${key})`);
   if (isSample(securityContact)) found.push(`security contact: "${securityContact}" (SECURITY_CONTACT)`);
   return found;
 }
