@@ -8,11 +8,6 @@ import { code, codeBlock, heading, link, list, paragraph, parseInline, parseMark
 import type { HeaderObject, JsonSchema, OpenApiDocument, OperationObject, Ref, SecurityRequirement } from './openapi-types.ts';
 import { fieldRows, refName } from './schema-fields.ts';
 
-/** The examples run against the sandbox server: it needs no credentials of your own. */
-function sandboxServer(doc: OpenApiDocument): string {
-  return doc.servers.find((server) => server.description === 'Sandbox')!.url;
-}
-
 function fieldTable(doc: OpenApiDocument, schema: Record<string, unknown>) {
   const rows = fieldRows(doc, schema).map((row) => [
     [code(row.name)],
@@ -38,11 +33,6 @@ function requirementText(doc: OpenApiDocument, requirement: SecurityRequirement)
   });
 }
 
-function authentication(doc: OpenApiDocument, op: OperationObject): Inline[][] {
-  if (op.security.length === 0) return [['None.']];
-  return op.security.map((requirement) => requirementText(doc, requirement));
-}
-
 function headerNames(headers: Record<string, HeaderObject | Ref> | undefined): Inline[] {
   const names = Object.keys(headers ?? {});
   return names.flatMap((name, i) => (i === 0 ? [code(name)] : [', ', code(name)]));
@@ -53,7 +43,8 @@ function operationSection(doc: OpenApiDocument, depth: number, method: string, p
   if (op.deprecated) nodes.push(paragraph(strong('Deprecated.'), ' It keeps working and answers with a ', code('Deprecation'), ' header.'));
   nodes.push(...parseMarkdown(op.description).children);
   nodes.push(list([['Operation ID: ', code(op.operationId)], ['Tag: ', op.tags.join(', ')]]));
-  nodes.push(heading(depth + 1, 'Authentication'), list(authentication(doc, op)));
+  const authentication = op.security.length === 0 ? [['None.']] : op.security.map((requirement) => requirementText(doc, requirement));
+  nodes.push(heading(depth + 1, 'Authentication'), list(authentication));
   nodes.push(heading(depth + 1, 'Request fields'));
   const body = op.requestBody;
   if (!body) {
@@ -79,7 +70,9 @@ function operationSection(doc: OpenApiDocument, depth: number, method: string, p
     return [[code(status)], parseInline(response.description), name ? [code(name)] : ['none'], headerNames(response.headers)];
   });
   nodes.push(table(['Status', 'Meaning', 'Body', 'Headers'], rows));
-  nodes.push(heading(depth + 1, 'Example'), codeBlock('sh', curlCommand(sandboxServer(doc), method, path, op)));
+  // The example runs against the sandbox server: it needs no credentials of your own.
+  const sandbox = doc.servers.find((server) => server.description === 'Sandbox')!.url;
+  nodes.push(heading(depth + 1, 'Example'), codeBlock('sh', curlCommand(sandbox, method, path, op)));
   return nodes;
 }
 

@@ -39,10 +39,6 @@ function checkPageMarkdown(markdown: string, source: string): void {
   }
 }
 
-function langPrefix(lang: Lang): string {
-  return lang === DEFAULT_LANG ? '' : `/${lang}`;
-}
-
 function toPage(entry: Entry) {
   const source = entry.filePath ?? `${entry.collection}:${entry.id}`;
   // Only in the preview: a save whose frontmatter failed (site/lib/pages-loader.ts).
@@ -54,7 +50,7 @@ function toPage(entry: Entry) {
   checkPageMarkdown(entry.body, source);
   // A file named 404.md is served for unknown paths, never listed.
   const kind = rest.at(-1) === '404' ? 'notFound' : 'page';
-  const route = `${langPrefix(lang)}/${rest.map((s) => `${s}/`).join('')}`;
+  const route = `${lang === DEFAULT_LANG ? '' : `/${lang}`}/${rest.map((s) => `${s}/`).join('')}`;
   const { data } = entry;
   return {
     source,

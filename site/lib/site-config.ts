@@ -4,19 +4,9 @@
  */
 import { loadConfig } from '../../api/config.ts';
 
-const config = loadConfig();
-
-/** Public origin of the site, no trailing slash, e.g. `https://example.org`. */
-export const BASE_URL: string = config.BASE_URL;
-
-/** Content Signals of robots.txt and the pages' Content-Signal header (contentsignals.org). */
-export const CONTENT_SIGNALS: string = config.CONTENT_SIGNALS;
-
 /**
- * The AI crawlers robots.txt names, each with the same rules and Content Signals as `*`, so a
- * reader that looks for its own user agent finds the policy stated for it.
+ * BASE_URL: public origin of the site, no trailing slash, e.g. `https://example.org`.
+ * CONTENT_SIGNALS: of robots.txt and the pages' Content-Signal header (contentsignals.org).
+ * SECURITY_CONTACT: RFC 9116 Contact URI for security.txt.
  */
-export const AI_CRAWLERS = ['GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'ClaudeBot', 'Claude-User', 'Google-Extended', 'PerplexityBot', 'CCBot', 'Applebot-Extended', 'meta-externalagent'] as const;
-
-/** RFC 9116 Contact URI for security.txt. */
-export const SECURITY_CONTACT: string = config.SECURITY_CONTACT;
+export const { BASE_URL, CONTENT_SIGNALS, SECURITY_CONTACT } = loadConfig();

@@ -10,8 +10,6 @@ import type { Lang } from '../../../api/contract/enums.ts';
 /** The folder of message templates inside each language folder of content/ (never pages). */
 export const MESSAGES_DIR = 'messages';
 
-const FIELDS = ['subject'] as const;
-
 export class TemplateError extends Error {}
 
 export interface TemplateFile {
@@ -41,18 +39,15 @@ export function parseTemplateFile(text: string, source: string, lang: Lang): Tem
   if (lines[0] !== '---') throw new TemplateError(`${source}:1: expected front matter: a line "---", then "subject: …", then "---"`);
   const end = lines.indexOf('---', 1);
   if (end === -1) throw new TemplateError(`${source}:1: the front matter has no closing "---" line`);
-  const fields = new Map<string, { value: string; line: number }>();
+  let subject: { value: string; line: number } | undefined;
   for (let i = 1; i < end; i++) {
     if (!lines[i].trim()) continue;
     const match = /^([A-Za-z_]+):\s*(.*)$/.exec(lines[i]);
     if (!match) throw new TemplateError(`${source}:${i + 1}: expected "field: value" in the front matter`);
     const [, key, raw] = match;
-    if (!(FIELDS as readonly string[]).includes(key)) {
-      throw new TemplateError(`${source}:${i + 1}: unknown field ${key}: remove it or correct its spelling (fields: ${FIELDS.join(', ')})`);
-    }
-    fields.set(key, { value: unquote(raw.trim()), line: i + 1 });
+    if (key !== 'subject') throw new TemplateError(`${source}:${i + 1}: unknown field ${key}: remove it or correct its spelling (fields: subject)`);
+    subject = { value: unquote(raw.trim()), line: i + 1 };
   }
-  const subject = fields.get('subject');
   if (!subject || !subject.value) {
     throw new TemplateError(`${source}:${subject?.line ?? 1}: the front matter needs a subject, e.g. subject: Your place is ready`);
   }
