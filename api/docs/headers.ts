@@ -63,15 +63,12 @@ export function headerComponents(): Record<string, HeaderObject> {
 
 const ref = (name: string): Ref => ({ $ref: `#/components/headers/${name}` });
 
+/** Part 8: on every answer. */
+const ALWAYS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'X-API-Version'];
+
 /** The headers one response of one operation carries, by header name. */
 export function responseHeaders(route: Route, status: number): Record<string, Ref> {
-  const headers: Record<string, Ref> = {
-    'RateLimit-Limit': ref('RateLimit-Limit'),
-    'RateLimit-Remaining': ref('RateLimit-Remaining'),
-    'RateLimit-Reset': ref('RateLimit-Reset'),
-    'RateLimit-Policy': ref('RateLimit-Policy'),
-    'X-API-Version': ref('X-API-Version'),
-  };
+  const headers: Record<string, Ref> = Object.fromEntries(ALWAYS.map((name) => [name, ref(name)]));
   if (status === 429) headers['Retry-After'] = ref('Retry-After');
   if (status === 303) headers.Location = ref('Location');
   if (status === 405) headers.Allow = ref(allowName(route.methods));
