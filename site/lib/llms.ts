@@ -16,11 +16,7 @@ const FULL_NOTE: Record<Lang, string> = {
   de: 'every German page and the API reference in one Markdown file (German)',
 };
 
-interface Link {
-  name: string;
-  url: string;
-  note: string;
-}
+type Link = { name: string; url: string; note: string };
 
 /** One link line; brackets and line breaks would break the llmstxt.org link pattern. */
 function line({ name, url, note }: Link): string {

@@ -12,14 +12,6 @@ import { parseMarkdown, walk } from '../../../api/docs/markdown.ts';
 import { isMessagePlaceholder, MESSAGE_PLACEHOLDERS, PLACEHOLDER, REQUIRED_PLACEHOLDERS } from './placeholders.ts';
 import { TemplateError, type TemplateFile } from './template-file.ts';
 
-export interface CompiledMessage {
-  source: string;
-  lang: TemplateFile['lang'];
-  subject: string;
-  html: string;
-  text: string;
-}
-
 const STYLE = {
   body: 'margin:0;padding:0;background:#ffffff;',
   frame: 'max-width:560px;margin:0 auto;padding:24px;font-family:Arial,Helvetica,sans-serif;font-size:16px;line-height:1.5;color:#1a1a1a;',
@@ -36,7 +28,7 @@ const STYLE = {
 };
 
 /** Checks the placeholders (file:line) and the Markdown, and renders both bodies. */
-export function compileMessage(file: TemplateFile): CompiledMessage {
+export function compileMessage(file: TemplateFile) {
   checkPlaceholders(file);
   const tree = parseMarkdown(file.body);
   const at = (node: Nodes) => `${file.source}:${(node.position?.start.line ?? 1) + file.bodyLine - 1}`;

@@ -12,20 +12,8 @@ export const MESSAGES_DIR = 'messages';
 
 export class TemplateError extends Error {}
 
-export interface TemplateFile {
-  /** Where it comes from, relative to the project root, for messages: content/de/messages/invite.md. */
-  source: string;
-  lang: Lang;
-  subject: string;
-  /** Line of the subject in the file. */
-  subjectLine: number;
-  body: string;
-  /** Line of the file where the body starts (its line 1). */
-  bodyLine: number;
-}
-
 /** Reads and splits a template; TemplateError (file:line) when the file or its front matter is wrong. */
-export async function readTemplateFile(root: string, lang: Lang, name: string): Promise<TemplateFile> {
+export async function readTemplateFile(root: string, lang: Lang, name: string) {
   const file = path.join(root, 'content', lang, MESSAGES_DIR, `${name}.md`);
   const source = path.relative(root, file).split(path.sep).join('/');
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -34,7 +22,8 @@ export async function readTemplateFile(root: string, lang: Lang, name: string): 
   return parseTemplateFile(text.replace(/\r\n?/g, '\n'), source, lang);
 }
 
-export function parseTemplateFile(text: string, source: string, lang: Lang): TemplateFile {
+/** `source`: the file relative to the project root (content/de/messages/invite.md); lines are the file's, from 1. */
+export function parseTemplateFile(text: string, source: string, lang: Lang) {
   const lines = text.split('\n');
   if (lines[0] !== '---') throw new TemplateError(`${source}:1: expected front matter: a line "---", then "subject: …", then "---"`);
   const end = lines.indexOf('---', 1);
@@ -53,6 +42,8 @@ export function parseTemplateFile(text: string, source: string, lang: Lang): Tem
   }
   return { source, lang, subject: subject.value, subjectLine: subject.line, body: lines.slice(end + 1).join('\n'), bodyLine: end + 2 };
 }
+
+export type TemplateFile = ReturnType<typeof parseTemplateFile>;
 
 function unquote(value: string): string {
   const quoted = /^'(.*)'$/.exec(value) ?? /^"(.*)"$/.exec(value);
