@@ -1,7 +1,9 @@
 /**
  * One invite run, one loop: claim a few members (durably, before any message to them leaves);
- * for each, check the claim is still held, hand the message to the mail server, and record what
- * it said. At most once: a member is re-sent only by a later run with --resend-unconfirmed.
+ * leave out those a message cannot reach (a throwaway domain, or one that takes no mail: released
+ * unmarked, passed over by the next claims); for each other, check the claim is still held, hand
+ * the message to the mail server, and record what it said. At most once: a member is re-sent only
+ * by a later run with --resend-unconfirmed.
  * What each outcome of a send does (transport.ts says which is which):
  * - accepted (250): confirmed, with the time;
  * - deferred (4xx) or unreachable: retried with backoff, then released; unreachable stops the run;
@@ -13,6 +15,7 @@
  * Members claimed but not yet tried when a run stops are released.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { DomainCheck } from '../deliverability/domain-check.ts';
 import { holdsClaim, type InviteFilter } from '../sidecar/domain/invitation.ts';
 import type { WaitlistRecord } from '../sidecar/domain/record.ts';
 import type { InvitationStore, WaitlistStore } from '../sidecar/store/waitlist-store.ts';
@@ -25,10 +28,13 @@ const CLAIM_SIZE = 16;
 export interface Outcome {
   email: string;
   lang: WaitlistRecord['lang'];
-  state: 'sent' | 'failed' | 'unconfirmed' | 'not_sent';
-  messageId: string;
-  /** The server's reply or the failure, for every state but sent. */
+  state: 'sent' | 'failed' | 'unconfirmed' | 'not_sent' | 'left_out';
+  /** Every state but left_out. */
+  messageId?: string;
+  /** The server's reply or the failure, for every state but sent and left_out. */
   reply?: string;
+  /** Why a member was left out. */
+  verdict?: keyof RunSummary['leftOut'];
 }
 
 export interface InviteRunOptions {
@@ -50,6 +56,8 @@ export interface InviteRunDeps {
   /** The invitation steps, and `show` to check a claim is still held. */
   store: InvitationStore & Pick<WaitlistStore, 'show'>;
   mail: MailServer;
+  /** The deliverability check (api/deliverability/); none: every member is sent to (--no-check). */
+  check?: DomainCheck;
   render(record: WaitlistRecord): RenderedMessage;
   now(): Date;
   onOutcome(outcome: Outcome): void;
@@ -62,6 +70,7 @@ export interface RunSummary {
   failed: number;
   unconfirmed: number;
   notSent: number;
+  leftOut: { disposable: number; no_mail: number };
   /** Why the run stopped before `count`, or undefined (done, or nobody left to invite). */
   stopped?: string;
 }
@@ -80,17 +89,32 @@ function pacer(perSecond: number): () => Promise<void> {
 
 export async function runInvitations(deps: InviteRunDeps, options: InviteRunOptions): Promise<RunSummary> {
   const { store } = deps;
-  const summary: RunSummary = { sent: 0, failed: 0, unconfirmed: 0, notSent: 0 };
+  const summary: RunSummary = { sent: 0, failed: 0, unconfirmed: 0, notSent: 0, leftOut: { disposable: 0, no_mail: 0 } };
+  const except = new Set<string>();
   const startedAt = deps.now().toISOString();
   const pace = pacer(options.rate);
   const halted = () => summary.stopped !== undefined || deps.signal?.aborted === true;
   const stop = (why: string) => void (summary.stopped ??= why);
   const storeFailed = (error: Error) => stop(`the store failed (${error.message})`);
 
-  const report = (record: WaitlistRecord, state: Outcome['state'], reply?: string) => {
+  const report = (record: WaitlistRecord, state: Exclude<Outcome['state'], 'left_out'>, reply?: string) => {
     summary[state === 'not_sent' ? 'notSent' : state] += 1;
     deps.onOutcome({ email: record.email, lang: record.lang, state, messageId: record.invitation!.messageId, ...(reply ? { reply } : {}) });
   };
+
+  /** The claimed members a message can reach; the others are released unmarked and left out. */
+  async function checked(claimed: WaitlistRecord[]): Promise<WaitlistRecord[]> {
+    const verdicts = await Promise.all(claimed.map((record) => deps.check?.(record.email)));
+    for (const [i, { email, lang, invitation }] of claimed.entries()) {
+      const verdict = verdicts[i];
+      if (verdict !== 'disposable' && verdict !== 'no_mail') continue;
+      await store.releaseInvitation(email, invitation!.messageId);
+      except.add(email);
+      summary.leftOut[verdict] += 1;
+      deps.onOutcome({ email, lang, state: 'left_out', verdict });
+    }
+    return claimed.filter((record) => !except.has(record.email));
+  }
 
   /** Hands the message over, retrying 4xx and an unreachable server; the last failure, or undefined once accepted. */
   async function send(record: WaitlistRecord): Promise<unknown> {
@@ -155,11 +179,12 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
     let claimedCount = 0;
     while (!halted() && claimedCount < options.count) {
       const count = Math.min(CLAIM_SIZE, options.count - claimedCount);
-      const claim = { count, filter: options.filter, at: deps.now().toISOString(), messageIdDomain: senderDomain(options.from) };
-      const claimed = await store.claimInvitees(resending ? { ...claim, claimedBefore: startedAt } : claim);
+      const claim = { count, filter: options.filter, at: deps.now().toISOString(), messageIdDomain: senderDomain(options.from), except: [...except] };
+      const fresh = await store.claimInvitees(resending ? { ...claim, claimedBefore: startedAt } : claim);
+      if (fresh.length === 0 && !resending) return;
+      if (fresh.length === 0) resending = false;
+      const claimed = await checked(fresh);
       claimedCount += claimed.length;
-      if (claimed.length === 0 && !resending) return;
-      if (claimed.length === 0) resending = false;
       await Promise.all(Array.from({ length: options.connections }, () => worker(claimed).catch(storeFailed)));
     }
   }

@@ -1,8 +1,9 @@
 /**
  * `npm run waitlist -- erase --from FILE|-`: erases every address of a list (one a line; blank lines
- * and `#` comments ignored) as `erase EMAIL` does, durably, while the service runs. A bounded number
- * of erasures at once, so the JSON store commits them together. Lines it could not erase are named
- * on stderr with what the operator gave; the exit code is 0 only when every line was erased.
+ * and `#` comments ignored) as `erase EMAIL` does, durably, while the service runs: ERASE_CHUNK
+ * addresses at a time in one durable write (one statement on PostgreSQL, one commit of the JSON
+ * store). Lines it could not erase are named on stderr with what the operator gave; the exit code
+ * is 0 only when every line was erased.
  */
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
@@ -11,12 +12,9 @@ import { configOrExit } from '../../api/config.ts';
 import { normaliseEmail } from '../../api/sidecar/domain/email.ts';
 import { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { openForOperator } from '../../api/sidecar/operator/access.ts';
+import { ERASE_CHUNK } from '../../api/sidecar/operator/protocol.ts';
 import { EXIT } from '../cli.ts';
-import { eachBounded } from './each-bounded.ts';
 import { progressBar } from './progress.ts';
-
-/** Erasures in flight: enough for the JSON store's commits to carry many at once. */
-const ERASURES_IN_FLIGHT = 64;
 
 /** A line it could not erase: its number and why, with what the operator gave. */
 type Problem = [line: number, message: string];
@@ -56,11 +54,16 @@ export async function eraseList(source: string, yes: boolean): Promise<number> {
   const access = await openForOperator(configOrExit(), 'write');
   try {
     const bar = progressBar(addresses.size, 'erased');
-    await eachBounded(addresses, ERASURES_IN_FLIGHT, async ([email, { line, typed }]) => {
-      if (await access.store.erase(email)) erased += 1;
-      else problems.push([line, `${JSON.stringify(typed)}: no record of that address`]);
-      bar.tick();
-    });
+    const entries = [...addresses];
+    for (let start = 0; start < entries.length; start += ERASE_CHUNK) {
+      const chunk = entries.slice(start, start + ERASE_CHUNK);
+      const done = await access.store.eraseMany(chunk.map(([email]) => email));
+      chunk.forEach(([, { line, typed }], i) => {
+        if (done[i]) erased += 1;
+        else problems.push([line, `${JSON.stringify(typed)}: no record of that address`]);
+      });
+      bar.tick(chunk.length);
+    }
     bar.stop();
   } finally {
     await access.close();

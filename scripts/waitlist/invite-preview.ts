@@ -7,22 +7,49 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { LANGS, type Lang } from '../../api/contract/index.ts';
+import type { DomainCheck } from '../../api/deliverability/domain-check.ts';
+import type { Verdict } from '../../api/deliverability/verdict.ts';
 import { composeInvitation, type Envelope } from '../../api/invite/compose.ts';
+import type { RunSummary } from '../../api/invite/run.ts';
 import { matchesInviteFilter, type InviteFilter } from '../../api/sidecar/domain/invitation.ts';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import type { OperatorStore } from '../../api/sidecar/store/waitlist-store.ts';
 import type { Renderer } from './invite-message.ts';
 
-/** The next `count` never-invited members matching `filter`, after `first` (unconfirmed ones to resend). */
-export async function nextInvitees(store: OperatorStore, filter: InviteFilter, count: number, first: WaitlistRecord[] = []): Promise<WaitlistRecord[]> {
-  const picked = first.slice(0, count);
-  if (picked.length >= count) return picked;
-  for await (const record of store.export({ lang: filter.lang })) {
-    if (record.invitation || !matchesInviteFilter(record, filter)) continue;
-    picked.push(record);
-    if (picked.length >= count) break;
+/** Checks of candidates asked ahead of the one awaited, so that lookups overlap. */
+const LOOKAHEAD = 32;
+
+/**
+ * The next `count` members a run would send to: `first` (unconfirmed ones to resend), then the
+ * never invited matching `filter`, in sign-up order, passing over those `check` leaves out.
+ */
+export async function nextInvitees(store: OperatorStore, filter: InviteFilter, count: number, first: WaitlistRecord[], check?: DomainCheck) {
+  const picked: WaitlistRecord[] = [];
+  const leftOut: RunSummary['leftOut'] = { disposable: 0, no_mail: 0 };
+  const pending: [WaitlistRecord, Promise<Verdict | undefined>][] = [];
+  // Whether `count` are picked once the oldest pending candidate is judged.
+  const judgeOne = async () => {
+    const [record, verdict] = pending.shift()!;
+    const v = await verdict;
+    if (v === 'disposable' || v === 'no_mail') leftOut[v] += 1;
+    else picked.push(record);
+    return picked.length >= count;
+  };
+  async function* candidates() {
+    yield* first;
+    for await (const record of store.export({ lang: filter.lang })) if (!record.invitation && matchesInviteFilter(record, filter)) yield record;
   }
-  return picked;
+  for await (const record of candidates()) {
+    pending.push([record, Promise.resolve(check?.(record.email))]);
+    if (pending.length >= LOOKAHEAD && (await judgeOne())) return { picked, leftOut };
+  }
+  while (pending.length > 0) if (await judgeOne()) break;
+  return { picked, leftOut };
+}
+
+/** "left out: 2 disposable, 1 no mail", or nothing when nobody was. */
+export function leftOutLine({ disposable, no_mail }: RunSummary['leftOut']): string {
+  return disposable + no_mail > 0 ? `; left out: ${disposable} disposable, ${no_mail} no mail` : '';
 }
 
 export function perLanguage(records: readonly { lang: Lang }[]): string {

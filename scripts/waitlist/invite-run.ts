@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
 import { configOrExit } from '../../api/config.ts';
 import { LANGS, type Lang } from '../../api/contract/index.ts';
+import { createDomainCheck } from '../../api/deliverability/domain-check.ts';
 import { defaultSender, senderDomain } from '../../api/invite/compose.ts';
 import { runInvitations } from '../../api/invite/run.ts';
 import { NO_SMTP, openMailServer } from '../../api/invite/transport.ts';
@@ -17,7 +18,7 @@ import { openForOperator } from '../../api/sidecar/operator/access.ts';
 import { EXIT, UsageError, type Parsed } from '../cli.ts';
 import { invitationRenderer } from './invite-message.ts';
 import { runOutput } from './invite-output.ts';
-import { dryRun, nextInvitees, perLanguage } from './invite-preview.ts';
+import { dryRun, leftOutLine, nextInvitees, perLanguage } from './invite-preview.ts';
 import { sendSamples } from './invite-sample.ts';
 import { reportUnconfirmed } from './invite-unconfirmed.ts';
 
@@ -84,16 +85,18 @@ export async function run({ values }: Parsed): Promise<number> {
     const { store } = access;
     const unconfirmed = await store.unconfirmedInvitations(filter);
     reportUnconfirmed(unconfirmed, { json, resend: values['resend-unconfirmed'] === true });
-    const picked = await nextInvitees(store, filter, count!, values['resend-unconfirmed'] ? unconfirmed : []);
+    const check = values['no-check'] ? undefined : createDomainCheck({ servers: config.DNS_SERVERS });
+    const { picked, leftOut } = await nextInvitees(store, filter, count!, values['resend-unconfirmed'] ? unconfirmed : [], check);
     if (picked.length === 0) {
-      process.stderr.write('Nobody left to invite (never invited, matching the filters).\n');
-      if (json) process.stdout.write(`${JSON.stringify({ summary: { sent: 0, failed: 0, unconfirmed: 0, notSent: 0 } })}\n`);
+      process.stderr.write(`Nobody left to invite (never invited, matching the filters)${leftOutLine(leftOut)}.\n`);
+      if (json) process.stdout.write(`${JSON.stringify({ summary: { sent: 0, failed: 0, unconfirmed: 0, notSent: 0, leftOut } })}\n`);
       return EXIT.ok;
     }
     if (dry) {
       const out = typeof values.out === 'string' ? values.out : undefined;
       await dryRun(render, picked, { from, date: new Date() }, domain, out);
-      process.stderr.write(`Dry run: ${picked.length} message(s) would go out (${perLanguage(picked)})${out ? `, written to ${out}` : ''}. Nobody was marked.\n`);
+      const written = out ? `, written to ${out}` : '';
+      process.stderr.write(`Dry run: ${picked.length} message(s) would go out (${perLanguage(picked)})${written}${leftOutLine(leftOut)}. Nobody was marked.\n`);
       return EXIT.ok;
     }
     const answer = await confirmed(`Send ${picked.length} invitation(s) (${perLanguage(picked)}) from ${from} via ${config.SMTP_URL!.shown}?`, values.yes === true);
@@ -113,7 +116,7 @@ export async function run({ values }: Parsed): Promise<number> {
     process.once('SIGTERM', onSignal);
     try {
       const summary = await runInvitations(
-        { store, mail, render, now: () => new Date(), onOutcome: output.outcome, signal: interrupt.signal },
+        { store, mail, check, render, now: () => new Date(), onOutcome: output.outcome, signal: interrupt.signal },
         {
           count: count!,
           filter,

@@ -54,6 +54,14 @@ export class SidecarChannel implements OperatorStore, InvitationStore {
     return ((await this.#json('POST', '/erase', { email })) as { erased: boolean }).erased;
   }
 
+  async eraseMany(emails: string[]): Promise<boolean[]> {
+    return ((await this.#json('POST', '/erase-many', { emails })) as { erased: boolean[] }).erased;
+  }
+
+  async membersPerDomain(): Promise<Map<string, number>> {
+    return new Map(((await this.#json('GET', '/domains')) as { domains: [string, number][] }).domains);
+  }
+
   async *export(filter: ExportFilter = {}): AsyncGenerator<WaitlistRecord> {
     const query = new URLSearchParams(Object.entries(filter).filter(([, value]) => value !== undefined));
     const res = await this.#send('GET', `/export?${query}`);

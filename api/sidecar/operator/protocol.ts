@@ -11,6 +11,8 @@
  *   GET  /export?lang=L&since=ISO  the records as JSON lines
  *   POST /show   {"email": e}      the record, or 404
  *   POST /erase  {"email": e}      {"erased": true|false}, once durable
+ *   POST /erase-many {"emails": [...]}  {"erased": [true|false, ...]}, in one durable write
+ *   GET  /domains                  {"domains": [[domain, members], ...]}
  *   POST /invite/claim       InviteClaim (domain/invitation.ts)  {"records": [...]} claimed, once durable
  *   POST /invite/confirm     {"email", "messageId", "at"}        {"done": true|false}, once durable
  *   POST /invite/fail        {"email", "messageId", "reply"}     {"done": true|false}, once durable
@@ -29,3 +31,5 @@ export function operatorSocketPath(dataDir: string): string {
 
 /** The largest request body the channel reads (one address in JSON). */
 export const MAX_REQUEST_BYTES = 4096;
+/** Addresses per erase-many request (and per durable write). */
+export const ERASE_CHUNK = 1000;

@@ -1,13 +1,18 @@
 /** The sidecar's end of the operator channel (protocol.ts); the store behind it is the sidecar's own. */
 import { unlink } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { z } from 'zod';
 import { LANGS, type Lang } from '../../contract/index.ts';
 import { isDayRange } from '../domain/day-series.ts';
 import { closeGracefully, listenPrivateSocket } from '../listen.ts';
 import type { ExportFilter, OperatorStore } from '../store/waitlist-store.ts';
-import { MAX_REQUEST_BYTES, MAX_SOCKET_PATH_BYTES, operatorSocketPath } from './protocol.ts';
+import { ERASE_CHUNK, MAX_REQUEST_BYTES, MAX_SOCKET_PATH_BYTES, operatorSocketPath } from './protocol.ts';
 import type { InvitationStore } from '../store/waitlist-store.ts';
-import { inviteRoute } from './invite-routes.ts';
+import { inviteRoute, jsonBody } from './invite-routes.ts';
+
+/** One chunk of `erase --from`: up to ERASE_CHUNK addresses of at most 254 characters, in JSON. */
+const MAX_ERASE_MANY_BYTES = 1_048_576;
+const EraseMany = z.object({ emails: z.array(z.string().min(1)).max(ERASE_CHUNK) }).strict();
 
 /** How long a closing sidecar lets operator calls in flight finish (a long export is cut). */
 const CLOSE_GRACE_MS = 1_000;
@@ -44,6 +49,11 @@ async function handle(store: OperatorStore & InvitationStore, req: IncomingMessa
   const url = new URL(req.url ?? '/', 'http://operator');
   const route = `${req.method} ${url.pathname}`;
   if (route === 'GET /count') return answer(res, 200, { count: await store.count() });
+  if (route === 'GET /domains') return answer(res, 200, { domains: [...(await store.membersPerDomain())] });
+  if (route === 'POST /erase-many') {
+    const emails = EraseMany.safeParse(await jsonBody(req, MAX_ERASE_MANY_BYTES));
+    return emails.success ? answer(res, 200, { erased: await store.eraseMany(emails.data.emails) }) : answer(res, 400, { error: 'bad_request' });
+  }
   if (route === 'GET /stats') {
     const now = Number(url.searchParams.get('now') ?? Date.now());
     return Number.isFinite(now) ? answer(res, 200, await store.stats(now)) : answer(res, 400, { error: 'bad_time' });
