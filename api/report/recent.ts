@@ -2,10 +2,10 @@
  * What the report tells of the members' addresses without showing one: how many are at throwaway
  * domains (from the store's members per domain and the list, offline: the report never asks DNS),
  * and first sign-ups per hour over the last 48 hours, where a bot's burst shows beside a launch
- * post's wave (from the records since then only). `now` and the list are passed in.
+ * post's wave (from the records since then only). The store, `now` and the list are passed in.
  */
 import { isDisposable } from '../deliverability/verdict.ts';
-import type { WaitlistRecord } from '../sidecar/domain/record.ts';
+import type { OperatorStore } from '../sidecar/store/waitlist-store.ts';
 
 export const RECENT_HOURS = 48;
 const HOUR_MS = 3_600_000;
@@ -19,21 +19,16 @@ export interface Recent {
   perHour: number[];
 }
 
-/** The first hour of the series: records from then on are all `recentOf` reads. */
-export function firstHour(now: number): string {
-  return new Date((Math.floor(now / HOUR_MS) - RECENT_HOURS + 1) * HOUR_MS).toISOString();
-}
-
-export async function recentOf(perDomain: Map<string, number>, since: AsyncIterable<WaitlistRecord>, now: number, list: ReadonlySet<string>): Promise<Recent> {
-  const first = Date.parse(firstHour(now));
+export async function recentOf(store: Pick<OperatorStore, 'membersPerDomain' | 'export'>, now: number, list: ReadonlySet<string>): Promise<Recent> {
+  const first = (Math.floor(now / HOUR_MS) - RECENT_HOURS + 1) * HOUR_MS;
   const perHour = new Array<number>(RECENT_HOURS).fill(0);
-  for await (const record of since) {
+  for await (const record of store.export({ since: new Date(first).toISOString() })) {
     const created = Date.parse(record.createdAt);
-    if (created >= first && created <= now) perHour[Math.floor((created - first) / HOUR_MS)] += 1;
+    if (created <= now) perHour[Math.floor((created - first) / HOUR_MS)] += 1;
   }
   let members = 0;
   let throwaway = 0;
-  for (const [domain, n] of perDomain) {
+  for (const [domain, n] of await store.membersPerDomain()) {
     members += n;
     if (isDisposable(domain, list)) throwaway += n;
   }

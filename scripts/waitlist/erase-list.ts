@@ -6,28 +6,17 @@
  * is 0 only when every line was erased.
  */
 import { readFile } from 'node:fs/promises';
-import { createInterface } from 'node:readline/promises';
 import { text } from 'node:stream/consumers';
 import { configOrExit } from '../../api/config.ts';
 import { normaliseEmail } from '../../api/sidecar/domain/email.ts';
 import { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { openForOperator } from '../../api/sidecar/operator/access.ts';
 import { ERASE_CHUNK } from '../../api/sidecar/operator/protocol.ts';
-import { EXIT } from '../cli.ts';
+import { confirmed, EXIT } from '../cli.ts';
 import { progressBar } from './progress.ts';
 
 /** A line it could not erase: its number and why, with what the operator gave. */
 type Problem = [line: number, message: string];
-
-async function confirmed(count: number): Promise<boolean | 'no-terminal'> {
-  if (!process.stdin.isTTY) return 'no-terminal';
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(`Erase the records of ${count} address(es)? This cannot be undone. [y/N] `)).trim());
-  } finally {
-    rl.close();
-  }
-}
 
 export async function eraseList(source: string, yes: boolean): Promise<number> {
   const list = source === '-' ? await text(process.stdin) : await readFile(source, 'utf8');
@@ -41,7 +30,7 @@ export async function eraseList(source: string, yes: boolean): Promise<number> {
     if (!WaitlistRecord.shape.email.safeParse(email).success) problems.push([i + 1, `${JSON.stringify(typed)}: not an e-mail address`]);
     else if (!addresses.has(email)) addresses.set(email, { line: i + 1, typed });
   });
-  const answer = yes || addresses.size === 0 || (await confirmed(addresses.size));
+  const answer = yes || addresses.size === 0 || (await confirmed(`Erase the records of ${addresses.size} address(es)? This cannot be undone.`));
   if (answer === 'no-terminal') {
     process.stderr.write(`error: ${addresses.size} record(s) would be erased: confirm on a terminal, or add --yes\n`);
     return EXIT.usage;

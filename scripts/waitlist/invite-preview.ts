@@ -1,23 +1,22 @@
 /**
  * What a run would do, without doing it: the members it would pick (next in sign-up order,
- * matching the filters, never invited), counted per language for the confirmation, and for
- * --dry-run rendered, with --out one .eml file per message. Nothing is marked.
+ * matching the filters, never invited, a message can reach), counted per language for the
+ * confirmation, and for --dry-run rendered, with --out one .eml file per message; those it would
+ * leave out, counted by reason. Nothing is marked.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { LANGS, type Lang } from '../../api/contract/index.ts';
 import type { DomainCheck } from '../../api/deliverability/domain-check.ts';
-import type { Verdict } from '../../api/deliverability/verdict.ts';
 import { composeInvitation, type Envelope } from '../../api/invite/compose.ts';
 import type { RunSummary } from '../../api/invite/run.ts';
 import { matchesInviteFilter, type InviteFilter } from '../../api/sidecar/domain/invitation.ts';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import type { OperatorStore } from '../../api/sidecar/store/waitlist-store.ts';
+import { CHECKS_AHEAD } from './check.ts';
 import type { Renderer } from './invite-message.ts';
-
-/** Checks of candidates asked ahead of the one awaited, so that lookups overlap. */
-const LOOKAHEAD = 32;
+import { inOrder } from './in-order.ts';
 
 /**
  * The next `count` members a run would send to: `first` (unconfirmed ones to resend), then the
@@ -26,24 +25,15 @@ const LOOKAHEAD = 32;
 export async function nextInvitees(store: OperatorStore, filter: InviteFilter, count: number, first: WaitlistRecord[], check?: DomainCheck) {
   const picked: WaitlistRecord[] = [];
   const leftOut: RunSummary['leftOut'] = { disposable: 0, no_mail: 0 };
-  const pending: [WaitlistRecord, Promise<Verdict | undefined>][] = [];
-  // Whether `count` are picked once the oldest pending candidate is judged.
-  const judgeOne = async () => {
-    const [record, verdict] = pending.shift()!;
-    const v = await verdict;
-    if (v === 'disposable' || v === 'no_mail') leftOut[v] += 1;
-    else picked.push(record);
-    return picked.length >= count;
-  };
   async function* candidates() {
     yield* first;
     for await (const record of store.export({ lang: filter.lang })) if (!record.invitation && matchesInviteFilter(record, filter)) yield record;
   }
-  for await (const record of candidates()) {
-    pending.push([record, Promise.resolve(check?.(record.email))]);
-    if (pending.length >= LOOKAHEAD && (await judgeOne())) return { picked, leftOut };
+  for await (const [record, verdict] of inOrder(candidates(), CHECKS_AHEAD, async (record) => check?.(record.email))) {
+    if (verdict === 'disposable' || verdict === 'no_mail') leftOut[verdict] += 1;
+    else picked.push(record);
+    if (picked.length >= count) break;
   }
-  while (pending.length > 0) if (await judgeOne()) break;
   return { picked, leftOut };
 }
 

@@ -4,7 +4,6 @@
  * selection, confirmation and output; the sending in api/invite/run.ts, the message in
  * invite-message.ts, previews in invite-preview.ts.
  */
-import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
 import { configOrExit } from '../../api/config.ts';
 import { LANGS, type Lang } from '../../api/contract/index.ts';
@@ -15,7 +14,7 @@ import { NO_SMTP, openMailServer } from '../../api/invite/transport.ts';
 import { normaliseEmail } from '../../api/sidecar/domain/email.ts';
 import type { InviteFilter } from '../../api/sidecar/domain/invitation.ts';
 import { openForOperator } from '../../api/sidecar/operator/access.ts';
-import { EXIT, UsageError, type Parsed } from '../cli.ts';
+import { confirmed, EXIT, UsageError, type Parsed } from '../cli.ts';
 import { invitationRenderer } from './invite-message.ts';
 import { runOutput } from './invite-output.ts';
 import { dryRun, leftOutLine, nextInvitees, perLanguage } from './invite-preview.ts';
@@ -36,17 +35,6 @@ function wholeNumber(name: string, value: string | boolean | undefined, min: num
     throw new UsageError(`--${name} must be ${name === 'count' ? 'a whole number' : 'a number'} of at least ${min}, not ${JSON.stringify(value)}`);
   }
   return n;
-}
-
-async function confirmed(question: string, yes: boolean): Promise<boolean | 'no-terminal'> {
-  if (yes) return true;
-  if (!process.stdin.isTTY) return 'no-terminal';
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
-  } finally {
-    rl.close();
-  }
 }
 
 export async function run({ values }: Parsed): Promise<number> {
@@ -99,7 +87,7 @@ export async function run({ values }: Parsed): Promise<number> {
       process.stderr.write(`Dry run: ${picked.length} message(s) would go out (${perLanguage(picked)})${written}${leftOutLine(leftOut)}. Nobody was marked.\n`);
       return EXIT.ok;
     }
-    const answer = await confirmed(`Send ${picked.length} invitation(s) (${perLanguage(picked)}) from ${from} via ${config.SMTP_URL!.shown}?`, values.yes === true);
+    const answer = values.yes === true || (await confirmed(`Send ${picked.length} invitation(s) (${perLanguage(picked)}) from ${from} via ${config.SMTP_URL!.shown}?`));
     if (answer === 'no-terminal') {
       process.stderr.write(`error: ${picked.length} invitation(s) would go out (${perLanguage(picked)}): confirm on a terminal, or add --yes\n`);
       return EXIT.usage;

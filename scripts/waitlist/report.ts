@@ -12,7 +12,7 @@ import { dirname, resolve } from 'node:path';
 import { configOrExit } from '../../api/config.ts';
 import { DISPOSABLE_DOMAINS } from '../../api/deliverability/throwaway-domains.ts';
 import { DEFAULT_DAYS, MAX_DAYS, reportPeriod, storeRange } from '../../api/report/period.ts';
-import { firstHour, recentOf } from '../../api/report/recent.ts';
+import { recentOf } from '../../api/report/recent.ts';
 import { buildReport, type Report } from '../../api/report/series.ts';
 import { openForOperator } from '../../api/sidecar/operator/access.ts';
 import { EXIT, UsageError, write, type Subcommand } from '../cli.ts';
@@ -115,9 +115,7 @@ export const report: Subcommand = {
     let series, recent;
     try {
       series = await operator.store.signupsPerDay(storeRange(period));
-      const now = Date.parse(period.now);
-      const since = operator.store.export({ since: firstHour(now) });
-      recent = await recentOf(await operator.store.membersPerDomain(), since, now, DISPOSABLE_DOMAINS);
+      recent = await recentOf(operator.store, Date.parse(period.now), DISPOSABLE_DOMAINS);
     } finally {
       await operator.close();
     }

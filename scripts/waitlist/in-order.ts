@@ -1,0 +1,19 @@
+/**
+ * A task over a long list of members with up to `ahead` of them in flight, the results handed
+ * over in the list's order: the next member is read only when the oldest is done, so neither the
+ * list nor the tasks pile up in memory, and the consumer may stop at any member. A task must not
+ * fail (the domain check answers `unknown` for any failed lookup).
+ */
+export async function* inOrder<T, R>(items: AsyncIterable<T> | Iterable<T>, ahead: number, task: (item: T) => Promise<R>): AsyncGenerator<[T, R]> {
+  const running: [T, Promise<R>][] = [];
+  for await (const item of items) {
+    running.push([item, task(item)]);
+    if (running.length >= ahead) yield await oldest(running);
+  }
+  while (running.length > 0) yield await oldest(running);
+}
+
+async function oldest<T, R>(running: [T, Promise<R>][]): Promise<[T, R]> {
+  const [item, result] = running.shift()!;
+  return [item, await result];
+}
