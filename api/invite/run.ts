@@ -3,14 +3,13 @@
  * leave out those a message cannot reach (a throwaway domain, or one that takes no mail: released
  * unmarked, passed over by the next claims); for each other, check the claim is still held, hand
  * the message to the mail server, and record what it said. At most once: a member is re-sent only
- * by a later run with --resend-unconfirmed.
- * What each outcome of a send does (transport.ts says which is which):
+ * by a later run with --resend-unconfirmed. What each outcome of a send does (transport.ts says which is which):
  * - accepted (250): confirmed, with the time;
- * - deferred (4xx) or unreachable: retried with backoff, then released; unreachable stops the run;
- * - refused (5xx for the message): failed, with the server's reply; the run goes on;
- * - blocked (login, sender or TLS refused): released; the run stops;
- * - unknown (connection lost during a message): it may have arrived, so the member stays claimed,
- *   reported as unconfirmed now and by the next run; the run stops.
+ * - deferred (4xx) or unreachable (no session): retried with backoff, then released; unreachable stops the run;
+ * - refused (5xx for this message: recipient or content): failed, with the server's reply; the run goes on;
+ * - blocked (5xx or TLS trouble for the session: login, sender): released; the run stops;
+ * - unknown (the connection broke during a message): it may have arrived, so the member stays
+ *   claimed, reported as unconfirmed now and by the next run; the run stops.
  * The store failing stops the run (a member it could not settle stays claimed, reported likewise).
  * Members claimed but not yet tried when a run stops are released.
  */
@@ -28,12 +27,11 @@ const CLAIM_SIZE = 16;
 export interface Outcome {
   email: string;
   lang: WaitlistRecord['lang'];
+  /** left_out comes with its verdict, every other state with the claim's messageId. */
   state: 'sent' | 'failed' | 'unconfirmed' | 'not_sent' | 'left_out';
-  /** Every state but left_out. */
   messageId?: string;
   /** The server's reply or the failure, for every state but sent and left_out. */
   reply?: string;
-  /** Why a member was left out. */
   verdict?: keyof RunSummary['leftOut'];
 }
 
@@ -79,10 +77,9 @@ export interface RunSummary {
 function pacer(perSecond: number): () => Promise<void> {
   let next = 0;
   return async () => {
-    if (perSecond === 0) return;
     const now = performance.now();
     const slot = Math.max(now, next);
-    next = slot + 1000 / perSecond;
+    next = slot + (perSecond > 0 ? 1000 / perSecond : 0);
     if (slot > now) await sleep(slot - now);
   };
 }
@@ -104,9 +101,8 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
 
   /** The claimed members a message can reach; the others are released unmarked and left out. */
   async function checked(claimed: WaitlistRecord[]): Promise<WaitlistRecord[]> {
-    const verdicts = await Promise.all(claimed.map((record) => deps.check?.(record.email)));
-    for (const [i, { email, lang, invitation }] of claimed.entries()) {
-      const verdict = verdicts[i];
+    for (const { email, lang, invitation } of claimed) {
+      const verdict = await deps.check?.(email);
       if (verdict !== 'disposable' && verdict !== 'no_mail') continue;
       await store.releaseInvitation(email, invitation!.messageId);
       except.add(email);
@@ -120,15 +116,11 @@ export async function runInvitations(deps: InviteRunDeps, options: InviteRunOpti
   async function send(record: WaitlistRecord): Promise<unknown> {
     const mail = composeInvitation(deps.render(record), { from: options.from, to: record.email, messageId: record.invitation!.messageId, date: deps.now() });
     for (let attempt = 1; ; attempt++) {
-      try {
-        await deps.mail.sendMail(mail);
-        return undefined;
-      } catch (error) {
-        const kind = classifyFailure(error);
-        if ((kind !== 'deferred' && kind !== 'unreachable') || attempt >= options.attempts || halted()) return error;
-        await sleep(options.backoffMs * 2 ** (attempt - 1));
-        if (halted()) return error;
-      }
+      const error = await deps.mail.sendMail(mail).then(() => undefined, (failure: unknown) => failure);
+      const kind = error === undefined ? undefined : classifyFailure(error);
+      if ((kind !== 'deferred' && kind !== 'unreachable') || attempt >= options.attempts || halted()) return error;
+      await sleep(options.backoffMs * 2 ** (attempt - 1));
+      if (halted()) return error;
     }
   }
 

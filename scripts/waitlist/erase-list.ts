@@ -11,9 +11,11 @@ import { configOrExit } from '../../api/config.ts';
 import { normaliseEmail } from '../../api/sidecar/domain/email.ts';
 import { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { openForOperator } from '../../api/sidecar/operator/access.ts';
-import { ERASE_CHUNK } from '../../api/sidecar/operator/protocol.ts';
 import { confirmed, EXIT } from '../cli.ts';
 import { progressBar } from './progress.ts';
+
+/** Addresses erased in one durable write (one request of the operator channel). */
+const ERASE_CHUNK = 1000;
 
 /** A line it could not erase: its number and why, with what the operator gave. */
 type Problem = [line: number, message: string];

@@ -8,9 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { configOrExit } from '../../api/config.ts';
 import { LANGS, type Lang } from '../../api/contract/index.ts';
 import { createDomainCheck } from '../../api/deliverability/domain-check.ts';
-import { defaultSender, senderDomain } from '../../api/invite/compose.ts';
+import { BRAND } from '../../api/contract/brand.ts';
+import { senderDomain } from '../../api/invite/compose.ts';
 import { runInvitations } from '../../api/invite/run.ts';
-import { NO_SMTP, openMailServer } from '../../api/invite/transport.ts';
+import { openMailServer } from '../../api/invite/transport.ts';
 import { normaliseEmail } from '../../api/sidecar/domain/email.ts';
 import type { InviteFilter } from '../../api/sidecar/domain/invitation.ts';
 import { openForOperator } from '../../api/sidecar/operator/access.ts';
@@ -27,6 +28,8 @@ const CONNECTIONS = 4;
 /** Tries of one message against 4xx or an unreachable server; waits 1 s, 2 s, 4 s between them. */
 const ATTEMPTS = 4;
 const BACKOFF_MS = 1000;
+const NO_SMTP =
+  'No mail server configured: set SMTP_URL (e.g. smtp://user:password@mail.example.org:587) to send; --dry-run and --out work without it.';
 
 function wholeNumber(name: string, value: string | boolean | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -55,7 +58,8 @@ export async function run({ values }: Parsed): Promise<number> {
     return EXIT.error;
   }
   const render = await invitationRenderer(ROOT, config);
-  const from = config.MAIL_FROM ?? defaultSender();
+  // Unset MAIL_FROM: the operator, as on the imprint.
+  const from = config.MAIL_FROM ?? `"${BRAND.operator.name.replace(/["\\]/g, '')}" <${BRAND.operator.email}>`;
   const domain = senderDomain(from);
   const langs: Lang[] = filter.lang ? [filter.lang] : [...LANGS];
 

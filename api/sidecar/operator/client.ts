@@ -51,11 +51,11 @@ export class SidecarChannel implements OperatorStore, InvitationStore {
   }
 
   async erase(email: string): Promise<boolean> {
-    return ((await this.#json('POST', '/erase', { email })) as { erased: boolean }).erased;
+    return (await this.eraseMany([email]))[0];
   }
 
   async eraseMany(emails: string[]): Promise<boolean[]> {
-    return ((await this.#json('POST', '/erase-many', { emails })) as { erased: boolean[] }).erased;
+    return ((await this.#json('POST', '/erase', { emails })) as { erased: boolean[] }).erased;
   }
 
   async membersPerDomain(): Promise<Map<string, number>> {

@@ -10,8 +10,7 @@
  *   GET  /series?since=ISO&until=ISO   DaySeries (first sign-ups per UTC day; domain/day-series.ts)
  *   GET  /export?lang=L&since=ISO  the records as JSON lines
  *   POST /show   {"email": e}      the record, or 404
- *   POST /erase  {"email": e}      {"erased": true|false}, once durable
- *   POST /erase-many {"emails": [...]}  {"erased": [true|false, ...]}, in one durable write
+ *   POST /erase  {"emails": [e, ...]}  {"erased": [true|false, ...]}, in one durable write
  *   GET  /domains                  {"domains": [[domain, members], ...]}
  *   POST /invite/claim       InviteClaim (domain/invitation.ts)  {"records": [...]} claimed, once durable
  *   POST /invite/confirm     {"email", "messageId", "at"}        {"done": true|false}, once durable
@@ -31,5 +30,3 @@ export function operatorSocketPath(dataDir: string): string {
 
 /** The largest request body the channel reads (one address in JSON). */
 export const MAX_REQUEST_BYTES = 4096;
-/** Addresses per erase-many request (and per durable write). */
-export const ERASE_CHUNK = 1000;
