@@ -17,14 +17,12 @@ import { progressBar } from './progress.ts';
 /** Addresses erased in one durable write (one request of the operator channel). */
 const ERASE_CHUNK = 1000;
 
-/** A line it could not erase: its number and why, with what the operator gave. */
-type Problem = [line: number, message: string];
-
 export async function eraseList(source: string, yes: boolean): Promise<number> {
   const list = source === '-' ? await text(process.stdin) : await readFile(source, 'utf8');
   // Each address once, by its first line.
   const addresses = new Map<string, { line: number; typed: string }>();
-  const problems: Problem[] = [];
+  // The lines it could not erase: each one's number and why, with what the operator gave.
+  const problems: [line: number, message: string][] = [];
   list.split(/\r?\n/).forEach((raw, i) => {
     const typed = raw.trim();
     if (typed === '' || typed.startsWith('#')) return;

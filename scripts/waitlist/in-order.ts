@@ -8,12 +8,9 @@ export async function* inOrder<T, R>(items: AsyncIterable<T> | Iterable<T>, ahea
   const running: [T, Promise<R>][] = [];
   for await (const item of items) {
     running.push([item, task(item)]);
-    if (running.length >= ahead) yield await oldest(running);
+    if (running.length < ahead) continue;
+    const [oldest, result] = running.shift()!;
+    yield [oldest, await result];
   }
-  while (running.length > 0) yield await oldest(running);
-}
-
-async function oldest<T, R>(running: [T, Promise<R>][]): Promise<[T, R]> {
-  const [item, result] = running.shift()!;
-  return [item, await result];
+  for (const [item, result] of running) yield [item, await result];
 }

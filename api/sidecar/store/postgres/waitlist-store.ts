@@ -117,16 +117,14 @@ export class PostgresWaitlistStore implements WaitlistStore {
 
   /** One statement, one COMMIT, for the whole list. */
   async eraseMany(emails: string[]): Promise<boolean[]> {
-    const query = 'DELETE FROM waitlist WHERE email = ANY($1) RETURNING email';
-    const { rows } = await this.#run(() => this.#pool.query<{ email: string }>(query, [emails]));
+    const { rows } = await this.#run(() => this.#pool.query<{ email: string }>('DELETE FROM waitlist WHERE email = ANY($1) RETURNING email', [emails]));
     const erased = new Set(rows.map((row) => row.email));
     return emails.map((email) => erased.has(email));
   }
 
   /** One grouped scan: a row per domain, never a record. */
   async membersPerDomain(): Promise<Map<string, number>> {
-    const query = "SELECT split_part(email, '@', 2) AS domain, count(*) AS n FROM waitlist GROUP BY 1";
-    const { rows } = await this.#run(() => this.#pool.query<{ domain: string; n: string }>(query));
+    const { rows } = await this.#run(() => this.#pool.query<{ domain: string; n: string }>("SELECT split_part(email, '@', 2) AS domain, count(*) AS n FROM waitlist GROUP BY 1"));
     return new Map(rows.map((row) => [row.domain, Number(row.n)]));
   }
 
