@@ -99,7 +99,8 @@ async function measure(store: string, sidecarUrl: string, service: number[], env
   const before = await during(`${store}: sign-ups alone, ${DURATION} s`, signUps(sidecarUrl, `${store}-before-${rate}`, DURATION, CONNECTIONS));
   phase(`${store}: invite --count ${count} --rate ${rate}, with the same sign-up load ${LOAD_DELAY_MS} ms in`);
   const started = performance.now();
-  const run = spawn(process.execPath, ['scripts/waitlist.ts', 'invite', '--count', String(count), '--rate', String(rate), '--yes'], {
+  // The seeded members are all at example.com, which takes no mail (a null MX): the check is left out.
+  const run = spawn(process.execPath, ['scripts/waitlist.ts', 'invite', '--count', String(count), '--rate', String(rate), '--yes', '--no-check'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
