@@ -6,9 +6,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { configOrExit } from '../../api/config.ts';
+import { BRAND } from '../../api/contract/brand.ts';
 import { LANGS, type Lang } from '../../api/contract/index.ts';
 import { createDomainCheck } from '../../api/deliverability/domain-check.ts';
-import { BRAND } from '../../api/contract/brand.ts';
 import { senderDomain } from '../../api/invite/compose.ts';
 import { runInvitations } from '../../api/invite/run.ts';
 import { openMailServer } from '../../api/invite/transport.ts';
@@ -28,6 +28,7 @@ const CONNECTIONS = 4;
 /** Tries of one message against 4xx or an unreachable server; waits 1 s, 2 s, 4 s between them. */
 const ATTEMPTS = 4;
 const BACKOFF_MS = 1000;
+/** One line for an operator whose configuration has no mail server. */
 const NO_SMTP =
   'No mail server configured: set SMTP_URL (e.g. smtp://user:password@mail.example.org:587) to send; --dry-run and --out work without it.';
 
