@@ -5,6 +5,7 @@
  * (stdout, exit 0), usage errors that name the problem and print the usage (stderr, exit 2), and
  * one way to print failures (exit 1) and write large outputs.
  */
+import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { StartupError } from '../api/sidecar/store/errors.ts';
 
@@ -145,4 +146,15 @@ export function write(text: string): Promise<void> {
 /** One JSON document on one line (for --json). */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+/** Asks on the terminal whether to go on (y or yes); 'no-terminal' when stdin is not a terminal to ask on. */
+export async function confirmed(question: string): Promise<boolean | 'no-terminal'> {
+  if (!process.stdin.isTTY) return 'no-terminal';
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
 }

@@ -1,8 +1,8 @@
 /**
  * The check an invite run and `waitlist check` call per member: the verdict (verdict.ts) of the
- * address's domain, asked once per domain for the life of the check (one run), with a bounded
- * number of domains in flight, each query with a timeout and one retry (c-ares' own `timeout` and
- * `tries`).
+ * address's domain, asked once per domain for the life of the check (one run), each query with a
+ * timeout and one retry (c-ares' own `timeout` and `tries`). The callers bound the lookups in
+ * flight: they ask about a few members at a time (scripts/waitlist/in-order.ts, a run's claims).
  */
 import { Resolver } from 'node:dns/promises';
 import { DISPOSABLE_DOMAINS } from './throwaway-domains.ts';
@@ -13,13 +13,11 @@ export interface DomainCheckOptions {
   servers?: readonly string[];
   /** How long one query waits for its answer before its one retry. */
   timeoutMs?: number;
-  /** Domains looked up at once. */
-  inFlight?: number;
 }
 
 export type DomainCheck = (email: string) => Promise<Verdict>;
 
-export function createDomainCheck({ servers = [], timeoutMs = 2000, inFlight = 32 }: DomainCheckOptions = {}): DomainCheck {
+export function createDomainCheck({ servers = [], timeoutMs = 2000 }: DomainCheckOptions = {}): DomainCheck {
   const resolver = new Resolver({ timeout: timeoutMs, tries: 2 });
   if (servers.length > 0) resolver.setServers(servers);
   const ask = <T>(query: Promise<T[]>): Promise<Answer<T>> =>
@@ -28,31 +26,12 @@ export function createDomainCheck({ servers = [], timeoutMs = 2000, inFlight = 3
     const [mx, a, aaaa] = await Promise.all([ask(resolver.resolveMx(domain)), ask(resolver.resolve4(domain)), ask(resolver.resolve6(domain))]);
     return mailVerdict(mx, a, aaaa);
   };
-  const limited = limit(inFlight);
   const verdicts = new Map<string, Promise<Verdict>>();
   return (email) => {
     const domain = domainOf(email);
     if (isDisposable(domain, DISPOSABLE_DOMAINS)) return Promise.resolve('disposable');
     let verdict = verdicts.get(domain);
-    if (!verdict) verdicts.set(domain, (verdict = limited(() => lookUp(domain))));
+    if (!verdict) verdicts.set(domain, (verdict = lookUp(domain)));
     return verdict;
-  };
-}
-
-/** Runs at most `slots` tasks at once; the others wait their turn, first come first served. */
-function limit(slots: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let free = slots;
-  const waiting: (() => void)[] = [];
-  return async (task) => {
-    if (free > 0) free -= 1;
-    else await new Promise<void>((turn) => waiting.push(turn));
-    try {
-      return await task();
-    } finally {
-      // The slot passes straight to the next in line, so a newcomer cannot take it in between.
-      const next = waiting.shift();
-      if (next) next();
-      else free += 1;
-    }
   };
 }

@@ -23,11 +23,6 @@ export interface Envelope {
   date: Date;
 }
 
-/** The sender when MAIL_FROM is unset: the operator, as on the imprint. */
-export function defaultSender(): string {
-  return `"${BRAND.operator.name.replace(/["\\]/g, '')}" <${BRAND.operator.email}>`;
-}
-
 /** The domain of a sender (`Name <a@b.example>` -> b.example), for Message-IDs. */
 export function senderDomain(from: string): string {
   const address = /<([^>]+)>\s*$/.exec(from)?.[1] ?? from;
@@ -37,14 +32,11 @@ export function senderDomain(from: string): string {
 export function composeInvitation(message: RenderedMessage, envelope: Envelope): SendMailOptions {
   const operator = BRAND.operator.email;
   return {
-    from: envelope.from,
-    to: envelope.to,
+    ...envelope,
     replyTo: operator,
     subject: message.subject,
     text: message.text,
     html: message.html,
-    messageId: envelope.messageId,
-    date: envelope.date,
     headers: {
       'List-Unsubscribe': `<mailto:${operator}?subject=unsubscribe>`,
       'Content-Language': message.lang,

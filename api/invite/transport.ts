@@ -11,13 +11,9 @@ import { StartupError } from '../sidecar/store/errors.ts';
 /** sendMail hands one message over and resolves once the server accepted it (250 …). */
 export type MailServer = Pick<Transporter, 'sendMail' | 'close'>;
 
-/** One line for an operator whose configuration has no mail server. */
-export const NO_SMTP =
-  'No mail server configured: set SMTP_URL (e.g. smtp://user:password@mail.example.org:587) to send; --dry-run and --out work without it.';
-
+/** The caller has checked that SMTP_URL is set. */
 export async function openMailServer(config: Config, connections: number): Promise<MailServer> {
-  const smtp = config.SMTP_URL;
-  if (!smtp) throw new StartupError(NO_SMTP);
+  const smtp = config.SMTP_URL!;
   const dkim = config.DKIM_DOMAIN && config.DKIM_SELECTOR && config.DKIM_PRIVATE_KEY_FILE
     ? { domainName: config.DKIM_DOMAIN, keySelector: config.DKIM_SELECTOR, privateKey: await readKey(config.DKIM_PRIVATE_KEY_FILE) }
     : undefined;
@@ -42,19 +38,11 @@ async function readKey(file: string): Promise<string> {
   const key = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new StartupError(`DKIM_PRIVATE_KEY_FILE=${JSON.stringify(file)} cannot be read (${error.code ?? error.message}).`);
   });
-  const pem = /-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(key);
-  if (!pem) throw new StartupError(`DKIM_PRIVATE_KEY_FILE=${JSON.stringify(file)} holds no PEM private key (-----BEGIN PRIVATE KEY-----).`);
+  if (!/-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(key)) throw new StartupError(`DKIM_PRIVATE_KEY_FILE=${JSON.stringify(file)} holds no PEM private key (-----BEGIN PRIVATE KEY-----).`);
   return key;
 }
 
-/**
- * What a failed send means for the message:
- * - deferred: 4xx, the server may take it later;
- * - refused: 5xx for this message (recipient or content);
- * - blocked: 5xx or TLS trouble for the whole session (login, sender): no message can go;
- * - unreachable: no session (refused, DNS, timeout before the greeting): nothing was handed over;
- * - unknown: the connection broke during a transaction: the message may or may not have arrived.
- */
+/** What a failed send means for the message: run.ts says what each is and what it does. */
 export type SendFailure = 'deferred' | 'refused' | 'blocked' | 'unreachable' | 'unknown';
 
 const PER_MESSAGE = new Set(['RCPT TO', 'DATA']);

@@ -74,7 +74,7 @@ export interface Report {
     /** The last 30 days against the 30 before them. */
     month: Comparison;
   };
-  /** Members up to `now` at throwaway domains (recent.ts). */
+  /** Members at throwaway domains (recent.ts). */
   throwaway: Recent['throwaway'];
   /** First sign-ups per UTC hour over the last 48 hours, up to `now` (recent.ts). */
   perHour: { hours: string[]; signups: number[] };

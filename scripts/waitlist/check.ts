@@ -9,11 +9,11 @@ import { createDomainCheck } from '../../api/deliverability/domain-check.ts';
 import { VERDICTS, type Verdict } from '../../api/deliverability/verdict.ts';
 import { openForOperator } from '../../api/sidecar/operator/access.ts';
 import { EXIT, printJson, UsageError, type Subcommand } from '../cli.ts';
-import { eachBounded } from './each-bounded.ts';
+import { inOrder } from './in-order.ts';
 import { progressBar } from './progress.ts';
 
-/** Members checked at once; the domain check bounds the lookups in flight itself. */
-const MEMBERS_IN_FLIGHT = 256;
+/** Members checked at once: at most this many domains are looked up at a time. */
+export const CHECKS_AHEAD = 32;
 
 type Counts = Record<Verdict, number>;
 const zero = (): Counts => ({ ok: 0, disposable: 0, no_mail: 0, unknown: 0 });
@@ -47,14 +47,15 @@ export const check: Subcommand = {
     const access = await openForOperator(config, 'read');
     try {
       const bar = progressBar(await access.store.count(), 'checked');
-      await eachBounded(access.store.export({ lang: values.lang as Lang | undefined }), MEMBERS_IN_FLIGHT, async (record) => {
+      for await (const [record, verdict] of inOrder(access.store.export({ lang: values.lang as Lang | undefined }), CHECKS_AHEAD, async (record) => {
         bar.tick();
-        if (record.invitation) return;
-        const verdict = await verdictOf(record.email);
+        return record.invitation ? undefined : verdictOf(record.email);
+      })) {
+        if (verdict === undefined) continue;
         counts[verdict] += 1;
         byLang[record.lang][verdict] += 1;
         if (verdict === values.list) process.stdout.write(`${record.email}\n`);
-      });
+      }
       bar.stop();
     } finally {
       await access.close();

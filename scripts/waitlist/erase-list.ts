@@ -1,41 +1,28 @@
 /**
  * `npm run waitlist -- erase --from FILE|-`: erases every address of a list (one a line; blank lines
- * and `#` comments ignored) as `erase EMAIL` does, durably, while the service runs. A bounded number
- * of erasures at once, so the JSON store commits them together. Lines it could not erase are named
- * on stderr with what the operator gave; the exit code is 0 only when every line was erased.
+ * and `#` comments ignored) as `erase EMAIL` does, durably, while the service runs: ERASE_CHUNK
+ * addresses at a time in one durable write (one statement on PostgreSQL, one commit of the JSON
+ * store). Lines it could not erase are named on stderr with what the operator gave; the exit code
+ * is 0 only when every line was erased.
  */
 import { readFile } from 'node:fs/promises';
-import { createInterface } from 'node:readline/promises';
 import { text } from 'node:stream/consumers';
 import { configOrExit } from '../../api/config.ts';
 import { normaliseEmail } from '../../api/sidecar/domain/email.ts';
 import { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { openForOperator } from '../../api/sidecar/operator/access.ts';
-import { EXIT } from '../cli.ts';
-import { eachBounded } from './each-bounded.ts';
+import { confirmed, EXIT } from '../cli.ts';
 import { progressBar } from './progress.ts';
 
-/** Erasures in flight: enough for the JSON store's commits to carry many at once. */
-const ERASURES_IN_FLIGHT = 64;
-
-/** A line it could not erase: its number and why, with what the operator gave. */
-type Problem = [line: number, message: string];
-
-async function confirmed(count: number): Promise<boolean | 'no-terminal'> {
-  if (!process.stdin.isTTY) return 'no-terminal';
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(`Erase the records of ${count} address(es)? This cannot be undone. [y/N] `)).trim());
-  } finally {
-    rl.close();
-  }
-}
+/** Addresses erased in one durable write (one request of the operator channel). */
+const ERASE_CHUNK = 1000;
 
 export async function eraseList(source: string, yes: boolean): Promise<number> {
   const list = source === '-' ? await text(process.stdin) : await readFile(source, 'utf8');
   // Each address once, by its first line.
   const addresses = new Map<string, { line: number; typed: string }>();
-  const problems: Problem[] = [];
+  // The lines it could not erase: each one's number and why, with what the operator gave.
+  const problems: [line: number, message: string][] = [];
   list.split(/\r?\n/).forEach((raw, i) => {
     const typed = raw.trim();
     if (typed === '' || typed.startsWith('#')) return;
@@ -43,7 +30,7 @@ export async function eraseList(source: string, yes: boolean): Promise<number> {
     if (!WaitlistRecord.shape.email.safeParse(email).success) problems.push([i + 1, `${JSON.stringify(typed)}: not an e-mail address`]);
     else if (!addresses.has(email)) addresses.set(email, { line: i + 1, typed });
   });
-  const answer = yes || addresses.size === 0 || (await confirmed(addresses.size));
+  const answer = yes || addresses.size === 0 || (await confirmed(`Erase the records of ${addresses.size} address(es)? This cannot be undone.`));
   if (answer === 'no-terminal') {
     process.stderr.write(`error: ${addresses.size} record(s) would be erased: confirm on a terminal, or add --yes\n`);
     return EXIT.usage;
@@ -56,11 +43,16 @@ export async function eraseList(source: string, yes: boolean): Promise<number> {
   const access = await openForOperator(configOrExit(), 'write');
   try {
     const bar = progressBar(addresses.size, 'erased');
-    await eachBounded(addresses, ERASURES_IN_FLIGHT, async ([email, { line, typed }]) => {
-      if (await access.store.erase(email)) erased += 1;
-      else problems.push([line, `${JSON.stringify(typed)}: no record of that address`]);
-      bar.tick();
-    });
+    const entries = [...addresses];
+    for (let start = 0; start < entries.length; start += ERASE_CHUNK) {
+      const chunk = entries.slice(start, start + ERASE_CHUNK);
+      const done = await access.store.eraseMany(chunk.map(([email]) => email));
+      chunk.forEach(([, { line, typed }], i) => {
+        if (done[i]) erased += 1;
+        else problems.push([line, `${JSON.stringify(typed)}: no record of that address`]);
+      });
+      bar.tick(chunk.length);
+    }
     bar.stop();
   } finally {
     await access.close();

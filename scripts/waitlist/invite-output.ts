@@ -8,6 +8,7 @@ import cliProgress from 'cli-progress';
 import type { Outcome, RunSummary } from '../../api/invite/run.ts';
 import { redact } from '../../api/log/redact.ts';
 import { printJson } from '../cli.ts';
+import { leftOutLine } from './invite-preview.ts';
 
 export interface RunOutput {
   outcome(outcome: Outcome): void;
@@ -36,10 +37,12 @@ export function runOutput(total: number, json: boolean): RunOutput {
   bar?.start(total, 0, payload());
   return {
     outcome(outcome) {
+      if (json) printJson(outcome);
+      // Left out: counted in the summary, never among the messages the bar counts.
+      if (outcome.state === 'left_out') return;
       if (outcome.state === 'sent') counts.sent += 1;
       else if (outcome.state === 'failed') counts.failed += 1;
       else counts.other += 1;
-      if (json) printJson(outcome);
       if (outcome.state !== 'sent' && !json) {
         const line = `  ${outcome.state.replace('_', ' ')} (${outcome.lang}, ${outcome.messageId}): ${redact(outcome.reply ?? '')}`;
         // Clears the bar's line first; the bar redraws below on the next update.
@@ -52,7 +55,7 @@ export function runOutput(total: number, json: boolean): RunOutput {
       bar?.stop();
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       process.stderr.write(
-        `Sent ${summary.sent}, failed ${summary.failed}, not sent ${summary.notSent}, unconfirmed ${summary.unconfirmed} (${seconds} s).\n`,
+        `Sent ${summary.sent}, failed ${summary.failed}, not sent ${summary.notSent}, unconfirmed ${summary.unconfirmed}${leftOutLine(summary.leftOut)} (${seconds} s).\n`,
       );
       if (summary.stopped) process.stderr.write(`Stopped: ${redact(summary.stopped)}. Run the same command again to continue where it stopped.\n`);
       if (json) printJson({ summary });

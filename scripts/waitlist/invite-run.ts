@@ -4,20 +4,21 @@
  * selection, confirmation and output; the sending in api/invite/run.ts, the message in
  * invite-message.ts, previews in invite-preview.ts.
  */
-import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
 import { configOrExit } from '../../api/config.ts';
+import { BRAND } from '../../api/contract/brand.ts';
 import { LANGS, type Lang } from '../../api/contract/index.ts';
-import { defaultSender, senderDomain } from '../../api/invite/compose.ts';
+import { createDomainCheck } from '../../api/deliverability/domain-check.ts';
+import { senderDomain } from '../../api/invite/compose.ts';
 import { runInvitations } from '../../api/invite/run.ts';
-import { NO_SMTP, openMailServer } from '../../api/invite/transport.ts';
+import { openMailServer } from '../../api/invite/transport.ts';
 import { normaliseEmail } from '../../api/sidecar/domain/email.ts';
 import type { InviteFilter } from '../../api/sidecar/domain/invitation.ts';
 import { openForOperator } from '../../api/sidecar/operator/access.ts';
-import { EXIT, UsageError, type Parsed } from '../cli.ts';
+import { confirmed, EXIT, UsageError, type Parsed } from '../cli.ts';
 import { invitationRenderer } from './invite-message.ts';
 import { runOutput } from './invite-output.ts';
-import { dryRun, nextInvitees, perLanguage } from './invite-preview.ts';
+import { dryRun, leftOutLine, nextInvitees, perLanguage } from './invite-preview.ts';
 import { sendSamples } from './invite-sample.ts';
 import { reportUnconfirmed } from './invite-unconfirmed.ts';
 
@@ -27,6 +28,9 @@ const CONNECTIONS = 4;
 /** Tries of one message against 4xx or an unreachable server; waits 1 s, 2 s, 4 s between them. */
 const ATTEMPTS = 4;
 const BACKOFF_MS = 1000;
+/** One line for an operator whose configuration has no mail server. */
+const NO_SMTP =
+  'No mail server configured: set SMTP_URL (e.g. smtp://user:password@mail.example.org:587) to send; --dry-run and --out work without it.';
 
 function wholeNumber(name: string, value: string | boolean | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -35,17 +39,6 @@ function wholeNumber(name: string, value: string | boolean | undefined, min: num
     throw new UsageError(`--${name} must be ${name === 'count' ? 'a whole number' : 'a number'} of at least ${min}, not ${JSON.stringify(value)}`);
   }
   return n;
-}
-
-async function confirmed(question: string, yes: boolean): Promise<boolean | 'no-terminal'> {
-  if (yes) return true;
-  if (!process.stdin.isTTY) return 'no-terminal';
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
-  } finally {
-    rl.close();
-  }
 }
 
 export async function run({ values }: Parsed): Promise<number> {
@@ -66,7 +59,8 @@ export async function run({ values }: Parsed): Promise<number> {
     return EXIT.error;
   }
   const render = await invitationRenderer(ROOT, config);
-  const from = config.MAIL_FROM ?? defaultSender();
+  // Unset MAIL_FROM: the operator, as on the imprint.
+  const from = config.MAIL_FROM ?? `"${BRAND.operator.name.replace(/["\\]/g, '')}" <${BRAND.operator.email}>`;
   const domain = senderDomain(from);
   const langs: Lang[] = filter.lang ? [filter.lang] : [...LANGS];
 
@@ -84,19 +78,21 @@ export async function run({ values }: Parsed): Promise<number> {
     const { store } = access;
     const unconfirmed = await store.unconfirmedInvitations(filter);
     reportUnconfirmed(unconfirmed, { json, resend: values['resend-unconfirmed'] === true });
-    const picked = await nextInvitees(store, filter, count!, values['resend-unconfirmed'] ? unconfirmed : []);
+    const check = values['no-check'] ? undefined : createDomainCheck({ servers: config.DNS_SERVERS });
+    const { picked, leftOut } = await nextInvitees(store, filter, count!, values['resend-unconfirmed'] ? unconfirmed : [], check);
     if (picked.length === 0) {
-      process.stderr.write('Nobody left to invite (never invited, matching the filters).\n');
-      if (json) process.stdout.write(`${JSON.stringify({ summary: { sent: 0, failed: 0, unconfirmed: 0, notSent: 0 } })}\n`);
+      process.stderr.write(`Nobody left to invite (never invited, matching the filters)${leftOutLine(leftOut)}.\n`);
+      if (json) process.stdout.write(`${JSON.stringify({ summary: { sent: 0, failed: 0, unconfirmed: 0, notSent: 0, leftOut } })}\n`);
       return EXIT.ok;
     }
     if (dry) {
       const out = typeof values.out === 'string' ? values.out : undefined;
       await dryRun(render, picked, { from, date: new Date() }, domain, out);
-      process.stderr.write(`Dry run: ${picked.length} message(s) would go out (${perLanguage(picked)})${out ? `, written to ${out}` : ''}. Nobody was marked.\n`);
+      const written = out ? `, written to ${out}` : '';
+      process.stderr.write(`Dry run: ${picked.length} message(s) would go out (${perLanguage(picked)})${written}${leftOutLine(leftOut)}. Nobody was marked.\n`);
       return EXIT.ok;
     }
-    const answer = await confirmed(`Send ${picked.length} invitation(s) (${perLanguage(picked)}) from ${from} via ${config.SMTP_URL!.shown}?`, values.yes === true);
+    const answer = values.yes === true || (await confirmed(`Send ${picked.length} invitation(s) (${perLanguage(picked)}) from ${from} via ${config.SMTP_URL!.shown}?`));
     if (answer === 'no-terminal') {
       process.stderr.write(`error: ${picked.length} invitation(s) would go out (${perLanguage(picked)}): confirm on a terminal, or add --yes\n`);
       return EXIT.usage;
@@ -113,7 +109,7 @@ export async function run({ values }: Parsed): Promise<number> {
     process.once('SIGTERM', onSignal);
     try {
       const summary = await runInvitations(
-        { store, mail, render, now: () => new Date(), onOutcome: output.outcome, signal: interrupt.signal },
+        { store, mail, check, render, now: () => new Date(), onOutcome: output.outcome, signal: interrupt.signal },
         {
           count: count!,
           filter,

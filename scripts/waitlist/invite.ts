@@ -7,7 +7,7 @@ import type { Subcommand } from '../cli.ts';
 
 export const invite: Subcommand = {
   synopsis:
-    'invite --count N [--lang en|de] [--role R] [--building B] [--source S] [--dry-run [--out DIR]] [--to ADDRESS] [--rate PER_SECOND] [--yes] [--json] [--resend-unconfirmed]',
+    'invite --count N [--lang en|de] [--role R] [--building B] [--source S] [--dry-run [--out DIR]] [--to ADDRESS] [--rate PER_SECOND] [--yes] [--json] [--resend-unconfirmed] [--no-check]',
   help: [
     'Opens access to the next N members: one invitation each, in the language they chose, in sign-up order,',
     'never twice, never to an erased member. Asks before sending (count per language) on a terminal.',
@@ -22,6 +22,7 @@ export const invite: Subcommand = {
     '  --json                 one JSON line per member (the only output with addresses), then a summary line',
     '  --resend-unconfirmed   also send to members an earlier run claimed but never confirmed',
     '                         (it stopped between handing over a message and the answer): they may have it already',
+    '  --no-check             send to members at throwaway domains and domains that take no mail too (see check)',
   ].join('\n'),
   options: {
     count: { type: 'string' },
@@ -36,6 +37,7 @@ export const invite: Subcommand = {
     yes: { type: 'boolean' },
     json: { type: 'boolean' },
     'resend-unconfirmed': { type: 'boolean' },
+    'no-check': { type: 'boolean' },
   },
   // The mail and Markdown libraries load only for this command.
   run: async (parsed) => (await import('./invite-run.ts')).run(parsed),

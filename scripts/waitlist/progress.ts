@@ -2,7 +2,7 @@
 import cliProgress from 'cli-progress';
 
 export interface Progress {
-  tick(): void;
+  tick(count?: number): void;
   stop(): void;
 }
 
@@ -13,5 +13,5 @@ export function progressBar(total: number, label: string): Progress {
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0);
-  return { tick: () => bar.increment(), stop: () => bar.stop() };
+  return { tick: (count = 1) => bar.increment(count), stop: () => bar.stop() };
 }

@@ -1,8 +1,9 @@
 /**
  * `npm run waitlist -- report`: the founder's view of the waitlist as a self-contained HTML page
  * with charts (default), text for a terminal, or the numbers as JSON (docs/operator.md, "The
- * report"). The store answers per-day counts (signupsPerDay); the records stream past once for
- * the throwaway share and the last 48 hours (api/report/recent.ts), of which only counts are kept.
+ * report"). The store answers per-day counts (signupsPerDay) and members per domain (for the
+ * throwaway share); the records of the last 48 hours stream past for the hourly series
+ * (api/report/recent.ts), of which only counts are kept.
  * On the JSON engine through the running sidecar. Nothing here prints an address.
  */
 import { randomBytes } from 'node:crypto';
@@ -114,7 +115,7 @@ export const report: Subcommand = {
     let series, recent;
     try {
       series = await operator.store.signupsPerDay(storeRange(period));
-      recent = await recentOf(operator.store.export(), Date.parse(period.now), DISPOSABLE_DOMAINS);
+      recent = await recentOf(operator.store, Date.parse(period.now), DISPOSABLE_DOMAINS);
     } finally {
       await operator.close();
     }

@@ -68,7 +68,7 @@ describe.concurrent('waitlist invite', { timeout: 60_000 }, () => {
       expect(verified.results.map((r) => r.status.result)).toEqual(['pass']);
     }
     const lines = jsonLines(run.stdout);
-    expect(lines.at(-1)).toEqual({ summary: { sent: 2, failed: 0, unconfirmed: 0, notSent: 0 } });
+    expect(lines.at(-1)).toEqual({ summary: { sent: 2, failed: 0, unconfirmed: 0, notSent: 0, leftOut: { disposable: 0, no_mail: 0 } } });
     const stored = await records();
     for (const record of stored) {
       const line = lines.find((l) => l.email === record.email)!;

@@ -70,7 +70,7 @@ describe('invite run', () => {
     });
     const outcomes: Outcome[] = [];
     const summary = await runInvitations(depsOf(store, mail, outcomes), { ...OPTIONS, connections: 1 });
-    expect(summary).toEqual({ sent: 5, failed: 0, unconfirmed: 0, notSent: 1 });
+    expect(summary).toEqual({ sent: 5, failed: 0, unconfirmed: 0, notSent: 1, leftOut: { disposable: 0, no_mail: 0 } });
     expect(mail.to).toEqual(['m0@example.com', 'm1@example.com', 'm2@example.com', 'm3@example.com', 'm5@example.com']);
     expect(outcomes.find((o) => o.email === 'm4@example.com')).toMatchObject({ state: 'not_sent' });
     expect(await store.show('m4@example.com')).toBeUndefined();
@@ -82,7 +82,7 @@ describe('invite run', () => {
     const outcomes: Outcome[] = [];
     const failing = storeWith(store, { confirmInvitation: async () => Promise.reject(new Error('disk full')) });
     const summary = await runInvitations(depsOf(failing, mail, outcomes), { ...OPTIONS, connections: 1 });
-    expect(summary).toEqual({ sent: 0, failed: 0, unconfirmed: 1, notSent: 0, stopped: 'the store could not record a sent invitation (disk full)' });
+    expect(summary).toEqual({ sent: 0, failed: 0, unconfirmed: 1, notSent: 0, leftOut: { disposable: 0, no_mail: 0 }, stopped: 'the store could not record a sent invitation (disk full)' });
     expect(mail.to).toEqual(['m0@example.com']);
     expect((await store.unconfirmedInvitations()).map((r) => r.email)).toEqual(['m0@example.com']);
     // The others were claimed and never tried: released, so the next run takes them.
@@ -115,7 +115,7 @@ describe('invite run', () => {
     } as unknown as MailServer;
     const outcomes: Outcome[] = [];
     const summary = await runInvitations(depsOf(store, away, outcomes), { ...OPTIONS, connections: 1, attempts: 3, backoffMs: 1 });
-    expect(summary).toEqual({ sent: 0, failed: 0, unconfirmed: 0, notSent: 1, stopped: 'the mail server cannot be reached (connect ECONNREFUSED 127.0.0.1:25)' });
+    expect(summary).toEqual({ sent: 0, failed: 0, unconfirmed: 0, notSent: 1, leftOut: { disposable: 0, no_mail: 0 }, stopped: 'the mail server cannot be reached (connect ECONNREFUSED 127.0.0.1:25)' });
     expect(tries).toBe(3);
     expect(outcomes).toMatchObject([{ email: 'm0@example.com', state: 'not_sent' }]);
     // Nothing was handed over: every member is as never invited, for the next run.
@@ -128,7 +128,7 @@ describe('invite run', () => {
     const mail = mailServer(() => interrupt.abort());
     const outcomes: Outcome[] = [];
     const summary = await runInvitations(depsOf(store, mail, outcomes, interrupt.signal), { ...OPTIONS, connections: 1 });
-    expect(summary).toEqual({ sent: 1, failed: 0, unconfirmed: 0, notSent: 0, stopped: 'interrupted' });
+    expect(summary).toEqual({ sent: 1, failed: 0, unconfirmed: 0, notSent: 0, leftOut: { disposable: 0, no_mail: 0 }, stopped: 'interrupted' });
     expect((await store.show('m0@example.com'))!.invitation).toMatchObject({ state: 'sent' });
     expect(await store.unconfirmedInvitations()).toEqual([]);
     for (let i = 1; i < 6; i++) expect((await store.show(`m${i}@example.com`))!.invitation).toBeUndefined();
@@ -139,7 +139,7 @@ describe('invite run', () => {
     const [left] = await store.claimInvitees({ count: 1, filter: {}, at: '2026-11-01T00:00:00.000Z', messageIdDomain: 'example.org' });
     const mail = mailServer();
     const summary = await runInvitations(depsOf(store, mail, []), { ...OPTIONS, count: 20, resendUnconfirmed: true });
-    expect(summary).toEqual({ sent: 20, failed: 0, unconfirmed: 0, notSent: 0 });
+    expect(summary).toEqual({ sent: 20, failed: 0, unconfirmed: 0, notSent: 0, leftOut: { disposable: 0, no_mail: 0 } });
     expect(mail.to.slice().sort()).toEqual([left.email, ...Array.from({ length: 19 }, (_, i) => `m${i + 1}@example.com`)].sort());
     expect(await store.unconfirmedInvitations()).toEqual([]);
   });

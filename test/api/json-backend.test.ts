@@ -97,6 +97,7 @@ describe('JSON backend', () => {
     expect(await emails()).toEqual(['a@example.com', 'b@example.com']);
     expect(await emails({ lang: 'de' })).toEqual(['a@example.com']);
     expect(await emails({ since: '2026-11-21T00:00:00.000Z' })).toEqual(['b@example.com']);
+    expect(await channel.membersPerDomain()).toEqual(new Map([['example.com', 2]]));
     expect(await channel.erase('a@example.com')).toBe(true);
     expect(await channel.erase('a@example.com')).toBe(false);
     expect(await served.store.count()).toBe(1);

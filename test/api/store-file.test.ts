@@ -61,4 +61,18 @@ describe('the JSON store file', () => {
       { numRuns: 15 },
     );
   }, 60_000);
+
+  it('json store: erasing in bulk, whole stretches of the list included, leaves a file that re-reads as the rest, in sign-up order', async () => {
+    const store = await JsonWaitlistStore.open(dir);
+    try {
+      await Promise.all(Array.from({ length: 1000 }, (_, i) => store.upsert({ email: address(i), consent: true }, 'json', AT)));
+      const gone = Array.from({ length: 1000 }, (_, i) => i).filter((i) => i < 300 || i % 7 === 0 || i >= 990);
+      expect(await store.eraseMany([...gone.map(address), 'nobody@example.com'])).toEqual([...gone.map(() => true), false]);
+      const kept = await all(store);
+      expect(kept.map((record) => record.email)).toEqual(Array.from({ length: 1000 }, (_, i) => i).filter((i) => !gone.includes(i)).map(address));
+      expect((await readCommittedRecords(dir))!.list()).toEqual(kept);
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -54,6 +54,8 @@ export interface InviteClaim {
   messageIdDomain: string;
   /** Set: re-claims members left `claimed` (never confirmed) by a run that started before this time, instead of never-invited ones. */
   claimedBefore?: string;
+  /** Members the run left out (its deliverability check), passed over. */
+  except?: string[];
 }
 
 export const InviteClaimSchema = z
@@ -63,6 +65,7 @@ export const InviteClaimSchema = z
     at: isoTime,
     messageIdDomain: z.string().regex(/^[A-Za-z0-9.-]+$/),
     claimedBefore: isoTime.optional(),
+    except: z.array(z.string()).optional(),
   })
   .strict();
 

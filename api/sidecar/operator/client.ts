@@ -52,7 +52,15 @@ export class SidecarChannel implements OperatorStore, InvitationStore {
   }
 
   async erase(email: string): Promise<boolean> {
-    return ((await this.#json('POST', '/erase', { email })) as { erased: boolean }).erased;
+    return (await this.eraseMany([email]))[0];
+  }
+
+  async eraseMany(emails: string[]): Promise<boolean[]> {
+    return ((await this.#json('POST', '/erase', { emails })) as { erased: boolean[] }).erased;
+  }
+
+  async membersPerDomain(): Promise<Map<string, number>> {
+    return new Map(((await this.#json('GET', '/domains')) as { domains: [string, number][] }).domains);
   }
 
   async *export(filter: ExportFilter = {}): AsyncGenerator<WaitlistRecord> {

@@ -8,8 +8,8 @@ import { z } from 'zod';
 import { InviteClaimSchema, InviteFilterSchema } from '../domain/invitation.ts';
 import type { InvitationStore } from '../store/waitlist-store.ts';
 
-/** The largest invitation request (a failure with the server's reply). */
-const MAX_INVITE_REQUEST_BYTES = 65_536;
+/** The largest invitation request (a claim naming the members its run left out). */
+const MAX_INVITE_REQUEST_BYTES = 8_388_608;
 /** The longest server reply a failure carries (it is stored shortened: domain/invitation.ts failureText). */
 const MAX_REPLY_CHARS = 16_384;
 
@@ -31,7 +31,7 @@ export async function inviteRoute(store: InvitationStore, route: string, req: In
   };
   const handler = Object.hasOwn(handlers, route) ? handlers[route] : undefined;
   if (!handler) return false;
-  const result = handler(await jsonBody(req));
+  const result = handler(await jsonBody(req, MAX_INVITE_REQUEST_BYTES));
   if (result === undefined) answer(400, { error: 'bad_request' });
   else answer(200, await result);
   return true;
@@ -42,11 +42,12 @@ function ifValid<T>(schema: z.ZodType<T>, body: unknown, run: (value: T) => Prom
   return parsed.success ? run(parsed.data) : undefined;
 }
 
-async function jsonBody(req: IncomingMessage): Promise<unknown> {
+/** The request's JSON body, or undefined when it is longer than `limit` or not JSON. */
+export async function jsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   let text = '';
   for await (const chunk of req) {
     text += chunk;
-    if (text.length > MAX_INVITE_REQUEST_BYTES) return undefined;
+    if (text.length > limit) return undefined;
   }
   try {
     return JSON.parse(text);

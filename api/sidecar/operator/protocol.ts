@@ -10,7 +10,8 @@
  *   GET  /series?since=ISO&until=ISO   DaySeries (first sign-ups per UTC day; domain/day-series.ts)
  *   GET  /export?lang=L&since=ISO  the records as JSON lines
  *   POST /show   {"email": e}      the record, or 404
- *   POST /erase  {"email": e}      {"erased": true|false}, once durable
+ *   POST /erase  {"emails": [e, ...]}  {"erased": [true|false, ...]}, in one durable write
+ *   GET  /domains                  {"domains": [[domain, members], ...]}
  *   POST /invite/claim       InviteClaim (domain/invitation.ts)  {"records": [...]} claimed, once durable
  *   POST /invite/confirm     {"email", "messageId", "at"}        {"done": true|false}, once durable
  *   POST /invite/fail        {"email", "messageId", "reply"}     {"done": true|false}, once durable

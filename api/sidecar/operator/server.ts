@@ -2,12 +2,17 @@
 import { unlink } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
+import { z } from 'zod';
 import { LANGS, type Lang } from '../../contract/index.ts';
 import { isDayRange } from '../domain/day-series.ts';
 import { closeGracefully, listenPrivateSocket } from '../listen.ts';
 import type { ExportFilter, InvitationStore, OperatorStore } from '../store/waitlist-store.ts';
 import { MAX_REQUEST_BYTES, MAX_SOCKET_PATH_BYTES, operatorSocketPath } from './protocol.ts';
-import { inviteRoute } from './invite-routes.ts';
+import { inviteRoute, jsonBody } from './invite-routes.ts';
+
+/** An erasure: one address, or a chunk of `erase --from` (a thousand addresses of up to 254 characters). */
+const MAX_ERASE_BYTES = 1_048_576;
+const Erase = z.object({ emails: z.array(z.string().min(1)) }).strict();
 
 /** How long a closing sidecar lets operator calls in flight finish (a long export is cut). */
 const CLOSE_GRACE_MS = 1_000;
@@ -44,6 +49,11 @@ async function handle(store: OperatorStore & InvitationStore, req: IncomingMessa
   const url = new URL(req.url ?? '/', 'http://operator');
   const route = `${req.method} ${url.pathname}`;
   if (route === 'GET /count') return answer(res, 200, { count: await store.count() });
+  if (route === 'GET /domains') return answer(res, 200, { domains: [...(await store.membersPerDomain())] });
+  if (route === 'POST /erase') {
+    const body = Erase.safeParse(await jsonBody(req, MAX_ERASE_BYTES));
+    return body.success ? answer(res, 200, { erased: await store.eraseMany(body.data.emails) }) : answer(res, 400, { error: 'bad_request' });
+  }
   if (route === 'GET /stats') {
     const now = Number(url.searchParams.get('now') ?? Date.now());
     return Number.isFinite(now) ? answer(res, 200, await store.stats(now)) : answer(res, 400, { error: 'bad_time' });
@@ -57,10 +67,9 @@ async function handle(store: OperatorStore & InvitationStore, req: IncomingMessa
     if (!filter) return answer(res, 400, { error: 'bad_filter' });
     return streamExport(store, filter, res);
   }
-  if (route === 'POST /show' || route === 'POST /erase') {
+  if (route === 'POST /show') {
     const email = await emailOf(req);
     if (email === undefined) return answer(res, 400, { error: 'bad_request' });
-    if (route === 'POST /erase') return answer(res, 200, { erased: await store.erase(email) });
     const record = await store.show(email);
     return record ? answer(res, 200, record) : answer(res, 404, { error: 'not_found' });
   }

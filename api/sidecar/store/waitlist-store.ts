@@ -36,12 +36,16 @@ export interface WaitlistStore extends InvitationStore {
   show(email: string): Promise<WaitlistRecord | undefined>;
   /** Removes the record of a normalised address (GDPR Art. 17); resolves with whether there was one, once durable. */
   erase(email: string): Promise<boolean>;
+  /** erase for distinct addresses at once, in one durable write: whether each had a record. */
+  eraseMany(emails: string[]): Promise<boolean[]>;
+  /** Members per domain of their address (domain/email.ts: lower-cased), for the report. */
+  membersPerDomain(): Promise<Map<string, number>>;
   /** Waits for pending writes; afterwards the store takes no more changes. */
   close(): Promise<void>;
 }
 
 /** The operator's view of a store (scripts/waitlist.ts): reads and erasure, never sign-ups. */
-export type OperatorStore = Pick<WaitlistStore, 'stats' | 'signupsPerDay' | 'count' | 'export' | 'show' | 'erase' | 'close'>;
+export type OperatorStore = Pick<WaitlistStore, 'stats' | 'signupsPerDay' | 'count' | 'export' | 'show' | 'erase' | 'eraseMany' | 'membersPerDomain' | 'close'>;
 
 /** One durable write of a store, for metrics: how long it took, how big the data is afterwards. */
 export interface CommitInfo {

@@ -6,6 +6,11 @@ import type { WaitlistStore } from '../../../api/sidecar/store/waitlist-store.ts
 import { captureOutput, ROOT, runCommand, type Finished } from './cli.ts';
 
 export const INVITE_URL = 'https://app.example/start';
+/**
+ * A resolver nothing listens on: every lookup of the deliverability check fails at once, so each
+ * member is `unknown` and invited, and no test asks the machine's DNS (example.com has a null MX).
+ */
+export const NO_DNS = '127.0.0.1:1';
 
 /** n members one minute apart from 2026-11-01: m0 en developer, m1 de data, m2 en data, m3 de developer, …. */
 export async function seedMembers(store: Pick<WaitlistStore, 'upsert'>, n: number, prefix = 'm'): Promise<string[]> {
@@ -18,16 +23,16 @@ export async function seedMembers(store: Pick<WaitlistStore, 'upsert'>, n: numbe
   return emails;
 }
 
-/** `node scripts/waitlist.ts ...args` with a clean environment (PATH, BASE_URL, INVITE_URL and `env`). */
+/** `node scripts/waitlist.ts ...args` with a clean environment (PATH, BASE_URL, INVITE_URL, NO_DNS and `env`). */
 export function waitlist(env: Record<string, string>, ...args: string[]): Promise<Finished> {
-  return runCommand('scripts/waitlist.ts', args, { INVITE_URL, ...env });
+  return runCommand('scripts/waitlist.ts', args, { INVITE_URL, DNS_SERVERS: NO_DNS, ...env });
 }
 
 /** The same, left running (to be killed). */
 export function startWaitlist(env: Record<string, string>, ...args: string[]): { child: ChildProcess; stdout: () => string; stderr: () => string } {
   const child = spawn(process.execPath, ['scripts/waitlist.ts', ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, BASE_URL: 'https://waitlist.example', INVITE_URL, ...env },
+    env: { PATH: process.env.PATH, BASE_URL: 'https://waitlist.example', INVITE_URL, DNS_SERVERS: NO_DNS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return { child, ...captureOutput(child) };

@@ -12,9 +12,10 @@ import type { RecordTable } from './record-table.ts';
 /** Claims the next members (InvitationStore.claimInvitees) in the table; the caller commits. */
 export function claimIn(table: RecordTable, claim: InviteClaim): WaitlistRecord[] {
   const claimed: WaitlistRecord[] = [];
+  const except = new Set(claim.except);
   for (const record of table.values()) {
     if (claimed.length >= claim.count) break;
-    if (!claimable(record.invitation, claim) || !matchesInviteFilter(record, claim.filter)) continue;
+    if (!claimable(record.invitation, claim) || !matchesInviteFilter(record, claim.filter) || except.has(record.email)) continue;
     const invitation: Invitation = { state: 'claimed', claimedAt: claim.at, messageId: newMessageId(randomUUID(), claim.messageIdDomain) };
     claimed.push(withInvitation(record, invitation));
   }

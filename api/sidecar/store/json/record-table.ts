@@ -8,9 +8,11 @@ import type { WaitlistRecord } from '../../domain/record.ts';
 
 const CHUNK_RECORDS = 256;
 const encoder = new TextEncoder();
+const COMMA = encoder.encode(',');
 
 export class RecordTable {
-  readonly #records: WaitlistRecord[] = [];
+  /** In sign-up order; an erased record leaves a hole until the file is next read. */
+  readonly #records: (WaitlistRecord | undefined)[] = [];
   readonly #index = new Map<string, number>();
   readonly #chunks: (Uint8Array | undefined)[] = [];
 
@@ -19,7 +21,7 @@ export class RecordTable {
   }
 
   get size(): number {
-    return this.#records.length;
+    return this.#index.size;
   }
 
   get(email: string): WaitlistRecord | undefined {
@@ -40,32 +42,23 @@ export class RecordTable {
     this.#chunks[Math.floor(position / CHUNK_RECORDS)] = undefined;
   }
 
-  /**
-   * Removes the record of `email`, keeping the order of the others (the file stays in sign-up
-   * order). Costs a pass over the later records: erasure is a rare operator task.
-   */
+  /** Removes the record of `email`, leaving a hole: the others keep their place and their chunk. */
   delete(email: string): boolean {
     const position = this.#index.get(email);
     if (position === undefined) return false;
-    this.#records.splice(position, 1);
+    this.#records[position] = undefined;
     this.#index.delete(email);
-    for (let i = position; i < this.#records.length; i++) this.#index.set(this.#records[i].email, i);
-    this.#chunks.length = Math.floor(position / CHUNK_RECORDS);
+    this.#chunks[Math.floor(position / CHUNK_RECORDS)] = undefined;
     return true;
   }
 
-  values(): IterableIterator<WaitlistRecord> {
-    return this.#records.values();
-  }
-
-  /** The never-invited members, in sign-up order (read the whole walk before changing the table). */
-  *neverInvited(): Generator<WaitlistRecord> {
-    for (const record of this.#records) if (record.invitation === undefined) yield record;
+  *values(): Generator<WaitlistRecord> {
+    for (const record of this.#records) if (record) yield record;
   }
 
   /** A copy of the list, in sign-up order (records are replaced, never changed in place). */
   list(): WaitlistRecord[] {
-    return this.#records.slice();
+    return [...this.values()];
   }
 
   /** The records as the comma-separated elements of a JSON array, chunk by chunk. */
@@ -73,9 +66,12 @@ export class RecordTable {
     const parts: Uint8Array[] = [];
     for (let i = 0; i * CHUNK_RECORDS < this.#records.length; i++) {
       if (!this.#chunks[i]) {
-        const slice = this.#records.slice(i * CHUNK_RECORDS, (i + 1) * CHUNK_RECORDS);
-        this.#chunks[i] = encoder.encode((i > 0 ? ',' : '') + slice.map((record) => JSON.stringify(record)).join(','));
+        const slice = this.#records.slice(i * CHUNK_RECORDS, (i + 1) * CHUNK_RECORDS).filter((record) => record !== undefined);
+        this.#chunks[i] = encoder.encode(slice.map((record) => JSON.stringify(record)).join(','));
       }
+      // A chunk whose records were all erased is empty.
+      if (this.#chunks[i]!.byteLength === 0) continue;
+      if (parts.length > 0) parts.push(COMMA);
       parts.push(this.#chunks[i]!);
     }
     return parts;

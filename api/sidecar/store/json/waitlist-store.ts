@@ -140,10 +140,23 @@ export class JsonWaitlistStore implements WaitlistStore {
 
   /** Resolves with whether there was a record, once the file without it is on disk. */
   async erase(email: string): Promise<boolean> {
+    return (await this.eraseMany([email]))[0];
+  }
+
+  async eraseMany(emails: string[]): Promise<boolean[]> {
     this.#refuseIfClosed();
-    if (!this.#db.data.delete(email)) return false;
-    await this.#commit(true);
-    return true;
+    const erased = emails.map((email) => this.#db.data.delete(email));
+    if (erased.includes(true)) await this.#commit(true);
+    return erased;
+  }
+
+  async membersPerDomain(): Promise<Map<string, number>> {
+    const members = new Map<string, number>();
+    for (const { email } of this.#db.data.values()) {
+      const domain = email.slice(email.lastIndexOf('@') + 1);
+      members.set(domain, (members.get(domain) ?? 0) + 1);
+    }
+    return members;
   }
 
   async upsert(signup: WaitlistSignup, channel: Channel, at: string): Promise<void> {

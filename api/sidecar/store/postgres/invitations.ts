@@ -24,7 +24,8 @@ const bySignup = (a: WaitlistRecord, b: WaitlistRecord) =>
 
 export async function claimInvitees(pool: pg.Pool, claim: InviteClaim): Promise<WaitlistRecord[]> {
   const params: unknown[] = [claim.at, claim.messageIdDomain, claim.count];
-  const which = claim.claimedBefore === undefined ? 'invite_state IS NULL' : `invite_state = 'claimed' AND invite_claimed_at < $${params.push(claim.claimedBefore)}`;
+  let which = claim.claimedBefore === undefined ? 'invite_state IS NULL' : `invite_state = 'claimed' AND invite_claimed_at < $${params.push(claim.claimedBefore)}`;
+  if (claim.except?.length) which += ` AND email <> ALL($${params.push(claim.except)})`;
   const { rows } = await pool.query<RecordRow>(
     `UPDATE waitlist SET invite_state = 'claimed', invite_claimed_at = $1, invited_at = NULL, invite_error = NULL,
             invite_message_id = '<' || gen_random_uuid() || '@' || $2 || '>'

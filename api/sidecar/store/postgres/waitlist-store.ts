@@ -112,8 +112,20 @@ export class PostgresWaitlistStore implements WaitlistStore {
 
   /** GDPR Art. 17: resolves with whether there was a record, after the COMMIT that removed it. */
   async erase(email: string): Promise<boolean> {
-    const { rowCount } = await this.#run(() => this.#pool.query('DELETE FROM waitlist WHERE email = $1', [email]));
-    return (rowCount ?? 0) > 0;
+    return (await this.eraseMany([email]))[0];
+  }
+
+  /** One statement, one COMMIT, for the whole list. */
+  async eraseMany(emails: string[]): Promise<boolean[]> {
+    const { rows } = await this.#run(() => this.#pool.query<{ email: string }>('DELETE FROM waitlist WHERE email = ANY($1) RETURNING email', [emails]));
+    const erased = new Set(rows.map((row) => row.email));
+    return emails.map((email) => erased.has(email));
+  }
+
+  /** One grouped scan: a row per domain, never a record. */
+  async membersPerDomain(): Promise<Map<string, number>> {
+    const { rows } = await this.#run(() => this.#pool.query<{ domain: string; n: string }>("SELECT split_part(email, '@', 2) AS domain, count(*) AS n FROM waitlist GROUP BY 1"));
+    return new Map(rows.map((row) => [row.domain, Number(row.n)]));
   }
 
   /**
