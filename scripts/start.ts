@@ -12,7 +12,7 @@ import { configOrExit } from '../api/config.ts';
 import { preflight } from '../api/start/preflight.ts';
 import { productionGuardOrExit } from '../site/lib/production-guard.ts';
 import { buildSite, staleReason } from '../api/start/site-build.ts';
-import { startFront, type Front } from '../api/start/start-front.ts';
+import { startFront, type Front } from '../api/front/start.ts';
 import { loadSite } from '../api/front/static.ts';
 import { superviseSidecar } from '../api/start/supervisor.ts';
 import { createLogger } from '../api/log/logger.ts';
@@ -94,13 +94,13 @@ const [, site] = await Promise.all([
 ]);
 if (stoppingSince === undefined && metrics) {
   const { listenMetrics } = await import('../api/metrics/server.ts');
-  metricsServer = await listenMetrics(metrics.registry, () => sidecar.metrics(), config.METRICS_HOST, config.METRICS_PORT!, () => sidecar.readiness()).catch((error: Error) =>
+  metricsServer = await listenMetrics(metrics.registry, () => sidecar.ask('metrics'), config.METRICS_HOST, config.METRICS_PORT!, () => sidecar.ask('readiness')).catch((error: Error) =>
     failed(`cannot start the metrics listener (METRICS_HOST:METRICS_PORT): ${error.message}`),
   );
   logger.info(`metrics on ${metricsServer.url}`);
 }
 if (stoppingSince === undefined) {
-  front = await startFront(config, { site, upstream: sidecar.upstream, logger, onFinish: metrics?.observe, holdEvents: metrics }).catch((error: Error) =>
+  front = await startFront(config, { site, upstream: sidecar.upstream, logger, metrics }).catch((error: Error) =>
     failed(`cannot start the front: ${error.message}`),
   );
   logger.info(`listening on ${front.url}; site from ${config.DIST_DIR}${reason ? '' : ' (current, not rebuilt)'}; ready ${Math.round(performance.now())} ms after start`);
