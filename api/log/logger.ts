@@ -12,19 +12,16 @@ import type { LogLevel } from './levels.ts';
 import { redact } from './redact.ts';
 
 export type { Logger } from 'pino';
-export type ProcessName = 'front' | 'sidecar';
-export type LogFormat = 'json' | 'pretty';
-
-export interface LogSettings {
-  /** Undefined: pretty when stdout is a terminal, else json. */
-  LOG_FORMAT?: LogFormat;
-  LOG_LEVEL: LogLevel;
-}
 
 /** Request fields the pretty format folds into its message instead of printing them as JSON. */
 const REQUEST_FIELDS = ['method', 'path', 'status', 'ms', 'aborted'];
 
-export function createLogger(name: ProcessName, settings: LogSettings, destination?: DestinationStream): Logger {
+/** Without LOG_FORMAT: pretty when stdout is a terminal, else json. */
+export function createLogger(
+  name: 'front' | 'sidecar',
+  settings: { LOG_FORMAT?: 'json' | 'pretty'; LOG_LEVEL: LogLevel },
+  destination?: DestinationStream,
+): Logger {
   const format = settings.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
   const options: LoggerOptions = {
     name,

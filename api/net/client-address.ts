@@ -17,11 +17,6 @@ type Address = ipaddr.IPv4 | ipaddr.IPv6;
 /** Is this peer a hop whose X-Forwarded-For is believed? `undefined` = no peer address. */
 export type Trusted = (peer: string | undefined) => boolean;
 
-export interface TrustOptions {
-  /** Believe connections without a peer address (the sidecar's Unix socket, in-process requests). */
-  peerless?: boolean;
-}
-
 /** Strict parse: dotted-quad IPv4 or IPv6 (ipaddr.js alone also takes `1`, `0x7f.1`); undefined otherwise. */
 function parse(text: string): Address | undefined {
   if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.IPv4.parse(text);
@@ -38,8 +33,11 @@ export function normalizeAddress(text: string): string | undefined {
   return address.kind() === 'ipv4' ? address.toString() : new ipaddr.IPv6((address as ipaddr.IPv6).parts).toRFC5952String();
 }
 
-/** TRUST_PROXY entries (addresses or CIDR ranges) as a predicate; an empty list trusts no address. */
-export function trustedProxies(entries: readonly string[], options: TrustOptions = {}): Trusted {
+/**
+ * TRUST_PROXY entries (addresses or CIDR ranges) as a predicate; an empty list trusts no address.
+ * `peerless`: believe connections without a peer address (the sidecar's Unix socket, in-process requests).
+ */
+export function trustedProxies(entries: readonly string[], { peerless = false }: { peerless?: boolean } = {}): Trusted {
   const ranges: [Address, number][] = [];
   const problems: string[] = [];
   for (const entry of entries) {
@@ -48,7 +46,6 @@ export function trustedProxies(entries: readonly string[], options: TrustOptions
     else problems.push(`TRUST_PROXY=${JSON.stringify(entries.join(','))}: "${entry}" is not an IP address or CIDR range`);
   }
   if (problems.length) throw new ConfigError(problems);
-  const peerless = options.peerless ?? false;
   return (peer) => {
     if (peer === undefined || peer === '') return peerless;
     const address = parse(peer);
