@@ -5,9 +5,8 @@
  * message and each field) passes through the shared redaction (api/log/redact.ts), so no address,
  * secret or token reaches a line however it is encoded.
  */
-import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import type PinoPretty from 'pino-pretty';
+import pretty from 'pino-pretty';
 import type { LogLevel } from './levels.ts';
 import { redact } from './redact.ts';
 
@@ -38,8 +37,6 @@ export function createLogger(
   // Synchronous writes: a line is out before the process exits (shutdown, fatal start-up errors).
   const out = destination ?? pino.destination({ dest: 1, sync: true });
   if (format === 'json') return pino(options, out);
-  // Loaded only for a terminal: a json process (production, most tests) never pays for it.
-  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   const stream = pretty({
     destination: out,
     sync: true,

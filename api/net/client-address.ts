@@ -20,10 +20,8 @@ export type Trusted = (peer: string | undefined) => boolean;
 /** Strict parse: dotted-quad IPv4 or IPv6 (ipaddr.js alone also takes `1`, `0x7f.1`); undefined otherwise. */
 function parse(text: string): Address | undefined {
   if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.IPv4.parse(text);
-  if (!ipaddr.IPv6.isValid(text)) return undefined;
-  const v6 = ipaddr.IPv6.parse(text);
-  // ::ffff:a.b.c.d is an IPv4 client on a dual-stack socket.
-  return v6.isIPv4MappedAddress() ? v6.toIPv4Address() : v6;
+  // process(): ::ffff:a.b.c.d is an IPv4 client on a dual-stack socket.
+  return ipaddr.IPv6.isValid(text) ? ipaddr.process(text) : undefined;
 }
 
 /** Canonical text of an address (IPv4 dotted, IPv6 per RFC 5952 without zone), or undefined. */
