@@ -12,12 +12,12 @@ import { configOrExit } from '../api/config.ts';
 import { preflight } from '../api/start/preflight.ts';
 import { productionGuardOrExit } from '../site/lib/production-guard.ts';
 import { buildSite, staleReason } from '../api/start/site-build.ts';
-import { startFront, type Front } from '../api/start/start-front.ts';
+import { startFront, type Front } from '../api/front/start.ts';
 import { loadSite } from '../api/front/static.ts';
 import { superviseSidecar } from '../api/start/supervisor.ts';
 import { createLogger } from '../api/log/logger.ts';
-import type { FrontMetrics } from '../api/front/metrics.ts';
-import type { MetricsServer } from '../api/metrics/server.ts';
+import { createFrontMetrics } from '../api/front/metrics.ts';
+import { listenMetrics, type MetricsServer } from '../api/metrics/server.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /**
@@ -37,9 +37,7 @@ const sidecar = superviseSidecar({
   log: (line) => logger.warn(line),
   onRestart: () => metrics?.sidecarRestarted(),
 });
-// prom-client is loaded only when metrics are on: nothing of it costs start-up time otherwise.
-const metrics: FrontMetrics | undefined =
-  config.METRICS_PORT === undefined ? undefined : (await import('../api/front/metrics.ts')).createFrontMetrics(() => sidecar.upstream() !== undefined);
+const metrics = config.METRICS_PORT === undefined ? undefined : createFrontMetrics(() => sidecar.upstream() !== undefined);
 let front: Front | undefined;
 let metricsServer: MetricsServer | undefined;
 let stoppingSince: number | undefined;
@@ -93,14 +91,13 @@ const [, site] = await Promise.all([
   loadSite(config.DIST_DIR, config.BASE_URL).catch((error: Error) => failed(`cannot load the site from DIST_DIR: ${error.message}`)),
 ]);
 if (stoppingSince === undefined && metrics) {
-  const { listenMetrics } = await import('../api/metrics/server.ts');
-  metricsServer = await listenMetrics(metrics.registry, () => sidecar.metrics(), config.METRICS_HOST, config.METRICS_PORT!, () => sidecar.readiness()).catch((error: Error) =>
+  metricsServer = await listenMetrics(metrics.registry, () => sidecar.ask('metrics'), config.METRICS_HOST, config.METRICS_PORT!, () => sidecar.ask('readiness')).catch((error: Error) =>
     failed(`cannot start the metrics listener (METRICS_HOST:METRICS_PORT): ${error.message}`),
   );
   logger.info(`metrics on ${metricsServer.url}`);
 }
 if (stoppingSince === undefined) {
-  front = await startFront(config, { site, upstream: sidecar.upstream, logger, onFinish: metrics?.observe, holdEvents: metrics }).catch((error: Error) =>
+  front = await startFront(config, { site, upstream: sidecar.upstream, logger, metrics }).catch((error: Error) =>
     failed(`cannot start the front: ${error.message}`),
   );
   logger.info(`listening on ${front.url}; site from ${config.DIST_DIR}${reason ? '' : ' (current, not rebuilt)'}; ready ${Math.round(performance.now())} ms after start`);

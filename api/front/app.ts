@@ -22,8 +22,6 @@ export interface FrontOptions {
   track?: Tracker;
 }
 
-const ALLOW = 'GET, HEAD';
-
 export function createFrontHandler(options: FrontOptions): http.RequestListener {
   const { site, proxy, cors, track } = options;
 
@@ -49,7 +47,7 @@ export function createFrontHandler(options: FrontOptions): http.RequestListener 
     if (!route) return notFound(req, res, parsed.path);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       // RFC 9110 §15.5.6: 405 lists the methods the resource supports. OPTIONS is one of the others.
-      return plain(res, 405, 'Method Not Allowed', ['Allow', ALLOW]);
+      return plain(res, 405, 'Method Not Allowed', ['Allow', 'GET, HEAD']);
     }
     switch (route.kind) {
       case 'redirect':

@@ -52,10 +52,9 @@ export function unpacksTo(body: Buffer, coding: keyof Compressed, compressed: Bu
 }
 
 /** The build's last step: writes the codings of every compressible file under `root`. */
-export async function writeCodings(root: string): Promise<number> {
+export async function writeCodings(root: string): Promise<void> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   const files = entries.filter((e) => e.isFile() && !codingOfName(e.name)).map((e) => path.join(e.parentPath, e.name));
-  let written = 0;
   await Promise.all(
     files.map(async (file) => {
       const type = contentTypeOf(`/${path.relative(root, file).split(path.sep).join('/')}`);
@@ -63,14 +62,10 @@ export async function writeCodings(root: string): Promise<number> {
       if (!type || !worthCompressing(body, type)) return;
       const codings = await compress(body);
       for (const coding of ['br', 'gzip'] as const) {
-        const data = codings[coding];
-        if (!data) continue;
-        await writeFile(file + SUFFIX[coding], data);
-        written++;
+        if (codings[coding]) await writeFile(file + SUFFIX[coding], codings[coding]);
       }
     }),
   );
-  return written;
 }
 
 /** The coding a file's name says it holds (`X.br`, `X.gz`), if any. */

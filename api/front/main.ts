@@ -6,7 +6,7 @@
 import { configOrExit } from '../config.ts';
 import { createLogger } from '../log/logger.ts';
 import { describeAddress, sidecarAddress } from '../net/sidecar-address.ts';
-import { startFront } from '../start/start-front.ts';
+import { startFront } from './start.ts';
 
 const config = configOrExit();
 const logger = createLogger('front', config);

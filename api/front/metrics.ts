@@ -10,17 +10,7 @@ import { operationOf, SIGNUP_OPERATIONS } from '../metrics/operation.ts';
 /** Seconds: from a page answered from memory up to a sign-up waiting for its commit to disk. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export interface FrontMetrics {
-  registry: Registry;
-  /** The request tracker's onFinish (api/front/log.ts). */
-  observe(request: Finished): void;
-  sidecarRestarted(): void;
-  /** The proxy's hold (proxy.ts): requests that waited for a sidecar, and those given up. */
-  held(): void;
-  dropped(): void;
-}
-
-export function createFrontMetrics(sidecarUp: () => boolean): FrontMetrics {
+export function createFrontMetrics(sidecarUp: () => boolean) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -70,7 +60,8 @@ export function createFrontMetrics(sidecarUp: () => boolean): FrontMetrics {
 
   return {
     registry,
-    observe({ target, isApi, status, ms }) {
+    /** The request tracker's onFinish (api/front/log.ts). */
+    observe({ target, isApi, status, ms }: Finished): void {
       const { operation, environment } = operationOf(target, isApi);
       requests.inc({ operation, environment, status: String(status) });
       latency.observe({ operation, environment }, ms / 1000);
@@ -78,7 +69,10 @@ export function createFrontMetrics(sidecarUp: () => boolean): FrontMetrics {
       else if ((status === 200 || status === 303) && SIGNUP_OPERATIONS.has(operation)) signups.inc({ environment });
     },
     sidecarRestarted: () => restarts.inc(),
+    /** The proxy's hold (proxy.ts): requests that waited for a sidecar, and those given up. */
     held: () => held.inc(),
     dropped: () => dropped.inc(),
   };
 }
+
+export type FrontMetrics = ReturnType<typeof createFrontMetrics>;

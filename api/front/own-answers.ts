@@ -12,13 +12,7 @@ import type http from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import { API_VERSION, ERROR_MESSAGES, ERROR_STATUS, type ErrorCode } from '../contract/index.ts';
 
-export interface OwnAnswer {
-  status: number;
-  headers: readonly string[];
-  body: string;
-}
-
-function errorAnswer(code: ErrorCode, extra: readonly string[] = []): OwnAnswer {
+function errorAnswer(code: ErrorCode, extra: readonly string[] = []) {
   const body = JSON.stringify({ error: code, message: ERROR_MESSAGES[code] });
   return {
     status: ERROR_STATUS[code],
@@ -46,7 +40,7 @@ export const REFUSED_BYTES = Buffer.from(
 );
 
 /** Sends one of the answers above; RFC 9110 §9.3.2: HEAD gets the headers only. */
-export function sendOwn(res: http.ServerResponse, answer: OwnAnswer, extra: readonly string[] = []): void {
+export function sendOwn(res: http.ServerResponse, answer: ReturnType<typeof errorAnswer>, extra: readonly string[] = []): void {
   res.writeHead(answer.status, [...answer.headers, ...extra]);
   res.end(res.req.method === 'HEAD' ? undefined : answer.body);
 }

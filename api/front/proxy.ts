@@ -27,28 +27,20 @@ import { Exchange, fail, type Attempt } from './exchange.ts';
 import { forwardHeaders } from './forward-headers.ts';
 import { decodeUnreserved } from './target.ts';
 
-export type Upstream = SidecarAddress;
-
 export interface ProxyOptions {
   /** Where the sidecar is now; undefined while it is down or (re)starting. */
-  upstream: () => Upstream | undefined;
+  upstream: () => SidecarAddress | undefined;
   trusted: Trusted;
-  /** No connection within this many ms counts as the sidecar being down. */
-  connectTimeoutMs?: number;
   /** No byte either way for this many ms ends the exchange. */
   idleTimeoutMs?: number;
   onError?: (message: string) => void;
   /** How long a request that never reached a sidecar waits for one; 0: a 500 at once. */
   holdMs?: number;
-  /** Counts held and dropped requests (metrics). */
-  holdEvents?: Partial<HoldEvents>;
-}
-
-export interface HoldEvents {
-  /** A request starts waiting for a sidecar (counted once per request, however many tries it takes). */
-  held(): void;
-  /** A request that never reached a sidecar is answered 500: the time was up or too many waited. */
-  dropped(): void;
+  /**
+   * Metrics: `held` when a request starts waiting for a sidecar (once per request, however many
+   * tries it takes); `dropped` when one that never reached a sidecar is answered 500.
+   */
+  holdEvents?: { held(): void; dropped(): void };
 }
 
 /** Forwards one request; `extra` are fields the front adds to the answer (CORS). */
@@ -68,6 +60,8 @@ interface Forwarding {
   closed: boolean;
 }
 
+/** No connection within this time counts as the sidecar being down. */
+const CONNECT_TIMEOUT_MS = 2_000;
 /** How often held requests look for a sidecar again. */
 const HOLD_TICK_MS = 20;
 /** At most this many requests wait at once (each holds a connection and up to one body); one more is a 500 at once. */
@@ -91,19 +85,18 @@ export function isApiPath(target: string): boolean {
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 
 export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): void } {
-  const connectTimeoutMs = options.connectTimeoutMs ?? 2_000;
   const idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
   let pool: Pool | undefined;
   let poolOf = '';
 
   /** Client options for one sidecar address: the Unix socket, or TCP. */
-  function clientOptions(upstream: Upstream): [string, Pool.Options] {
-    const common = { connectTimeout: connectTimeoutMs, headersTimeout: idleTimeoutMs, bodyTimeout: idleTimeoutMs, pipelining: 1 };
+  function clientOptions(upstream: SidecarAddress): [string, Pool.Options] {
+    const common = { connectTimeout: CONNECT_TIMEOUT_MS, headersTimeout: idleTimeoutMs, bodyTimeout: idleTimeoutMs, pipelining: 1 };
     return 'socketPath' in upstream ? ['http://localhost', { ...common, socketPath: upstream.socketPath }] : [describeAddress(upstream), common];
   }
 
   /** One pool per sidecar address: a sidecar restarted elsewhere gets a fresh one. */
-  function poolFor(upstream: Upstream): Pool {
+  function poolFor(upstream: SidecarAddress): Pool {
     const wanted = describeAddress(upstream);
     if (wanted !== poolOf || !pool) {
       void pool?.close().catch(() => {});
@@ -158,7 +151,7 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
     const now = performance.now();
     if (f.deadline === undefined) {
       f.deadline = now + holdMs;
-      if (holdMs > 0 && holding < MAX_HELD) events?.held?.();
+      if (holdMs > 0 && holding < MAX_HELD) events?.held();
     }
     if (now >= f.deadline || holding >= MAX_HELD) return giveUp(f);
     holding++;
@@ -169,7 +162,7 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
   }
 
   function giveUp(f: Forwarding): void {
-    events?.dropped?.();
+    events?.dropped();
     const { req, onError } = f.attempt;
     if (f.why) onError?.(`proxy ${req.method} ${(req.url ?? '').split('?', 1)[0]}: ${f.why}`);
     fail(f.attempt);

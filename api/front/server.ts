@@ -9,14 +9,6 @@ import type net from 'node:net';
 import { addressBucket, type Trusted } from '../net/client-address.ts';
 import { REFUSED, REFUSED_BYTES, sendOwn } from './own-answers.ts';
 
-export interface Listening {
-  server: http.Server;
-  /** e.g. http://127.0.0.1:4321 (IPv6 hosts in brackets). */
-  url: string;
-  /** Stops accepting, lets requests in flight finish (at most graceMs), then closes what is left. */
-  close(graceMs?: number): Promise<void>;
-}
-
 export interface ServerLimits {
   /** From the connection (or the previous request) to the end of the headers. */
   headersTimeoutMs?: number;
@@ -28,7 +20,7 @@ export interface ServerLimits {
   perClient?: { max: number; trusted: Trusted; ipv6PrefixBits: number };
 }
 
-export async function listen(handler: http.RequestListener, host: string, port: number, limits: ServerLimits = {}): Promise<Listening> {
+export async function listen(handler: http.RequestListener, host: string, port: number, limits: ServerLimits = {}) {
   const headersTimeout = limits.headersTimeoutMs ?? 10_000;
   const requestTimeout = limits.requestTimeoutMs ?? 30_000;
   // The latest request handed over on each connection, so that a parser error can tell whether it
@@ -82,10 +74,14 @@ export async function listen(handler: http.RequestListener, host: string, port: 
   let closing: Promise<void> | undefined;
   return {
     server,
+    /** e.g. http://127.0.0.1:4321 (IPv6 hosts in brackets). */
     url: `http://${shownHost}:${address.port}`,
+    /** Stops accepting, lets requests in flight finish (at most graceMs), then closes what is left. */
     close: (graceMs = 10_000) => (closing ??= closeGracefully(server, graceMs)),
   };
 }
+
+export type Listening = Awaited<ReturnType<typeof listen>>;
 
 /**
  * node:http's parser has the last word on what is HTTP: bad framing, a method outside its list, a

@@ -6,7 +6,6 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DISCOVERY_PATHS, LANGS, PAGE_PATHS, canonicalOfTwin, twinPath } from '../contract/index.ts';
 import { CACHE_REVALIDATE, agentHeaders, cacheControlFor, contentSignalOf, link, type Described } from './headers.ts';
-
 import { ALIASES, FALLBACK_TYPE, HTML_TYPE, JSON_TYPE, MARKDOWN_TYPE, contentTypeOf } from './media-types.ts';
 import type { Primary } from './negotiate.ts';
 import { represent, type Representation } from './representation.ts';
@@ -114,13 +113,7 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
 }
 
 function described(urlPath: string, contentType: string, links: string[], vary: string[]): Described {
-  return {
-    contentType,
-    cacheControl: cacheControlFor(urlPath),
-    links,
-    vary,
-    validators: true,
-  };
+  return { contentType, cacheControl: cacheControlFor(urlPath), links, vary, validators: true };
 }
 
 /**

@@ -5,26 +5,22 @@
  * message and each field) passes through the shared redaction (api/log/redact.ts), so no address,
  * secret or token reaches a line however it is encoded.
  */
-import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import type PinoPretty from 'pino-pretty';
+import pretty from 'pino-pretty';
 import type { LogLevel } from './levels.ts';
 import { redact } from './redact.ts';
 
 export type { Logger } from 'pino';
-export type ProcessName = 'front' | 'sidecar';
-export type LogFormat = 'json' | 'pretty';
-
-export interface LogSettings {
-  /** Undefined: pretty when stdout is a terminal, else json. */
-  LOG_FORMAT?: LogFormat;
-  LOG_LEVEL: LogLevel;
-}
 
 /** Request fields the pretty format folds into its message instead of printing them as JSON. */
 const REQUEST_FIELDS = ['method', 'path', 'status', 'ms', 'aborted'];
 
-export function createLogger(name: ProcessName, settings: LogSettings, destination?: DestinationStream): Logger {
+/** Without LOG_FORMAT: pretty when stdout is a terminal, else json. */
+export function createLogger(
+  name: 'front' | 'sidecar',
+  settings: { LOG_FORMAT?: 'json' | 'pretty'; LOG_LEVEL: LogLevel },
+  destination?: DestinationStream,
+): Logger {
   const format = settings.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
   const options: LoggerOptions = {
     name,
@@ -34,8 +30,6 @@ export function createLogger(name: ProcessName, settings: LogSettings, destinati
     formatters: { level: (label) => ({ level: label }) },
     hooks: {
       logMethod(args, method) {
-        // A request line's fields were redacted one by one where they were made (Redacted).
-        if (args[0] instanceof Redacted && (args.length === 1 || (args.length === 2 && args[1] === REQUEST_MESSAGE))) return method.apply(this, args);
         method.apply(this, args.map(redactValue) as Parameters<typeof method>);
       },
     },
@@ -43,8 +37,6 @@ export function createLogger(name: ProcessName, settings: LogSettings, destinati
   // Synchronous writes: a line is out before the process exits (shutdown, fatal start-up errors).
   const out = destination ?? pino.destination({ dest: 1, sync: true });
   if (format === 'json') return pino(options, out);
-  // Loaded only for a terminal: a json process (production, most tests) never pays for it.
-  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   const stream = pretty({
     destination: out,
     sync: true,
@@ -60,35 +52,9 @@ export function createLogger(name: ProcessName, settings: LogSettings, destinati
   return pino(options, stream);
 }
 
-/**
- * redact() returns these strings unchanged: ASCII letters, digits and a little punctuation, with
- * no `@`, `%`, `&`, backslash, space or control character, cannot spell an address or a line
- * break, and without `eyJ` no JWT. Skipping it for them keeps the request line cheap.
- */
-const PLAIN = /^[\w./:+=,;()[\]-]*$/;
-
-/** redact(), with the shortcut above (test/api/logs.test.ts holds the two equal). */
-export function redactString(text: string): string {
-  return PLAIN.test(text) && !text.includes('eyJ') ? text : redact(text);
-}
-
-/** The request line's message (api/front/log.ts). */
-export const REQUEST_MESSAGE = 'request';
-
-/**
- * Log fields whose strings have been redacted already, each by the redaction it needs (the request
- * line: the path by redactPath, the other strings by redactString): the logger's hook passes them
- * on without copying and checking them again.
- */
-export class Redacted {
-  constructor(fields: Record<string, string | number | boolean>) {
-    Object.assign(this, fields);
-  }
-}
-
 /** Strings redacted; objects one level deep (pino's merging object); errors by message and stack. */
 function redactValue(value: unknown): unknown {
-  if (typeof value === 'string') return redactString(value);
+  if (typeof value === 'string') return redact(value);
   if (value instanceof Error) return { type: value.name, message: redact(value.message), stack: value.stack && redact(value.stack) };
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const out: Record<string, unknown> = {};

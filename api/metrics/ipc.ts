@@ -13,7 +13,7 @@ interface Answers {
   metrics: string;
   readiness: Readiness;
 }
-type Question = keyof Answers;
+export type Question = keyof Answers;
 
 /** `{type: 'metrics?', id}` asks; `{type: 'metrics', id, value}` answers. */
 interface Message {
@@ -23,16 +23,6 @@ interface Message {
 }
 
 let nextId = 1;
-
-/** The child's registry text, or undefined when it does not answer within timeoutMs. */
-export function askMetrics(child: ChildProcess, timeoutMs: number): Promise<string | undefined> {
-  return ask(child, 'metrics', timeoutMs);
-}
-
-/** The child's readiness, or undefined when it does not answer within timeoutMs (then it is not ready). */
-export function askReadiness(child: ChildProcess, timeoutMs: number): Promise<Readiness | undefined> {
-  return ask(child, 'readiness', timeoutMs);
-}
 
 /** In the sidecar: answer the parent's metrics requests with this registry. */
 export function answerMetrics(registry: Registry): void {
@@ -44,8 +34,11 @@ export function answerReadiness(read: () => Readiness): void {
   answer('readiness', read);
 }
 
-/** One question to the child over IPC; undefined when it exits, is gone, or is slower than timeoutMs. */
-function ask<Q extends Question>(child: ChildProcess, type: Q, timeoutMs: number): Promise<Answers[Q] | undefined> {
+/**
+ * In the supervisor: one question to the child over IPC; undefined when it exits, is gone, or is
+ * slower than timeoutMs (for readiness: then it is not ready).
+ */
+export function ask<Q extends Question>(child: ChildProcess, type: Q, timeoutMs: number): Promise<Answers[Q] | undefined> {
   const id = nextId++;
   return new Promise((resolve) => {
     const done = (result: Answers[Q] | undefined) => {

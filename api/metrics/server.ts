@@ -21,18 +21,13 @@ function json(res: http.ServerResponse, status: number, body: unknown, head: boo
   res.end(head ? undefined : `${JSON.stringify(body)}\n`);
 }
 
-export interface MetricsServer {
-  url: string;
-  close(): Promise<void>;
-}
-
 export async function listenMetrics(
   registry: Registry,
   sidecarText: () => Promise<string | undefined>,
   host: string,
   port: number,
   readiness: () => Promise<Readiness | undefined> = async () => undefined,
-): Promise<MetricsServer> {
+) {
   const server = http.createServer(async (req, res) => {
     const path = (req.url ?? '').split('?', 1)[0];
     if (path !== '/metrics' && path !== '/livez' && path !== '/readyz') return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found\n');
@@ -57,6 +52,8 @@ export async function listenMetrics(
   const { address, family, port: bound } = server.address() as AddressInfo;
   return {
     url: `http://${family === 'IPv6' ? `[${address}]` : address}:${bound}/metrics`,
-    close: () => new Promise((resolve) => (server.close(() => resolve()), server.closeAllConnections())),
+    close: () => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())),
   };
 }
+
+export type MetricsServer = Awaited<ReturnType<typeof listenMetrics>>;

@@ -17,18 +17,11 @@ type Address = ipaddr.IPv4 | ipaddr.IPv6;
 /** Is this peer a hop whose X-Forwarded-For is believed? `undefined` = no peer address. */
 export type Trusted = (peer: string | undefined) => boolean;
 
-export interface TrustOptions {
-  /** Believe connections without a peer address (the sidecar's Unix socket, in-process requests). */
-  peerless?: boolean;
-}
-
 /** Strict parse: dotted-quad IPv4 or IPv6 (ipaddr.js alone also takes `1`, `0x7f.1`); undefined otherwise. */
 function parse(text: string): Address | undefined {
   if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.IPv4.parse(text);
-  if (!ipaddr.IPv6.isValid(text)) return undefined;
-  const v6 = ipaddr.IPv6.parse(text);
-  // ::ffff:a.b.c.d is an IPv4 client on a dual-stack socket.
-  return v6.isIPv4MappedAddress() ? v6.toIPv4Address() : v6;
+  // process(): ::ffff:a.b.c.d is an IPv4 client on a dual-stack socket.
+  return ipaddr.IPv6.isValid(text) ? ipaddr.process(text) : undefined;
 }
 
 /** Canonical text of an address (IPv4 dotted, IPv6 per RFC 5952 without zone), or undefined. */
@@ -38,8 +31,11 @@ export function normalizeAddress(text: string): string | undefined {
   return address.kind() === 'ipv4' ? address.toString() : new ipaddr.IPv6((address as ipaddr.IPv6).parts).toRFC5952String();
 }
 
-/** TRUST_PROXY entries (addresses or CIDR ranges) as a predicate; an empty list trusts no address. */
-export function trustedProxies(entries: readonly string[], options: TrustOptions = {}): Trusted {
+/**
+ * TRUST_PROXY entries (addresses or CIDR ranges) as a predicate; an empty list trusts no address.
+ * `peerless`: believe connections without a peer address (the sidecar's Unix socket, in-process requests).
+ */
+export function trustedProxies(entries: readonly string[], { peerless = false }: { peerless?: boolean } = {}): Trusted {
   const ranges: [Address, number][] = [];
   const problems: string[] = [];
   for (const entry of entries) {
@@ -48,7 +44,6 @@ export function trustedProxies(entries: readonly string[], options: TrustOptions
     else problems.push(`TRUST_PROXY=${JSON.stringify(entries.join(','))}: "${entry}" is not an IP address or CIDR range`);
   }
   if (problems.length) throw new ConfigError(problems);
-  const peerless = options.peerless ?? false;
   return (peer) => {
     if (peer === undefined || peer === '') return peerless;
     const address = parse(peer);

@@ -10,35 +10,28 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import { MAX_SOCKET_PATH_BYTES, sidecarAddress } from '../net/sidecar-address.ts';
 
-export interface Listener {
-  /** The variable that chooses the port, e.g. PORT. */
-  variable: string;
-  host: string;
-  port: number;
-}
-
-/** The TCP listeners a configuration asks for (port 0 means any free port and cannot clash). */
-export function listenersOf(config: Config): Listener[] {
-  const listeners: Listener[] = [{ variable: 'PORT', host: config.HOST, port: config.PORT }];
-  // A sidecar on its Unix socket (the default) has no port; its socket path is checked below.
-  if (config.SIDECAR_LISTEN === 'tcp') listeners.push({ variable: 'SIDECAR_PORT', host: config.SIDECAR_HOST, port: config.SIDECAR_PORT });
-  if (config.METRICS_PORT !== undefined) listeners.push({ variable: 'METRICS_PORT', host: config.METRICS_HOST, port: config.METRICS_PORT });
-  return listeners.filter((l) => l.port !== 0);
-}
-
 /** Every problem found, each a sentence naming the variable to change; empty when all is well. */
 export async function preflight(config: Config): Promise<string[]> {
   const problems: string[] = [];
-  const seen = new Map<number, Listener>();
-  for (const listener of listenersOf(config)) {
-    const twin = seen.get(listener.port);
+  // The TCP listeners asked for; a sidecar on its Unix socket (the default) has none, and port 0
+  // (any free port) cannot clash.
+  const listeners = [
+    { variable: 'PORT', host: config.HOST, port: config.PORT },
+    config.SIDECAR_LISTEN === 'tcp' && { variable: 'SIDECAR_PORT', host: config.SIDECAR_HOST, port: config.SIDECAR_PORT },
+    config.METRICS_PORT !== undefined && { variable: 'METRICS_PORT', host: config.METRICS_HOST, port: config.METRICS_PORT },
+  ];
+  const seen = new Map<number, string>();
+  for (const listener of listeners) {
+    if (!listener || listener.port === 0) continue;
+    const { variable, host, port } = listener;
+    const twin = seen.get(port);
     if (twin) {
-      problems.push(`${listener.variable} and ${twin.variable} are both ${listener.port}: give ${listener.variable} another port.`);
+      problems.push(`${variable} and ${twin} are both ${port}: give ${variable} another port.`);
       continue;
     }
-    seen.set(listener.port, listener);
-    const why = await portProblem(listener.host, listener.port);
-    if (why) problems.push(`${listener.variable}=${listener.port}: ${listener.host}:${listener.port} ${why}; choose another ${listener.variable}.`);
+    seen.set(port, variable);
+    const why = await portProblem(host, port);
+    if (why) problems.push(`${variable}=${port}: ${host}:${port} ${why}; choose another ${variable}.`);
   }
   const dataProblem = await dataDirProblem(config.DATA_DIR);
   if (dataProblem) problems.push(`DATA_DIR=${config.DATA_DIR}: ${dataProblem}; set DATA_DIR to a writable directory.`);

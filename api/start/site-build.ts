@@ -41,19 +41,16 @@ export async function staleReason(root: string, config: Config): Promise<string 
     if (stamp.settings?.[name] !== String(config[name])) return `${name} differs from the last build`;
   }
   const newest = await newestInput(root);
-  if (newest && newest.mtimeMs > stamp.startedAt) return `${newest.file} changed since the last build`;
+  if (newest.mtimeMs > stamp.startedAt) return `${newest.file} changed since the last build`;
   return undefined;
 }
 
-export interface BuildOptions {
-  /** Capture the build's output and show it only in the error (tests). */
-  quiet?: boolean;
-  /** Aborting stops the build (SIGTERM) and rejects. */
-  signal?: AbortSignal;
-}
-
-/** Runs `astro build` into DIST_DIR with the same environment, writes the compressed copies (codings.ts), then records the stamp. */
-export async function buildSite(root: string, config: Config, env: NodeJS.ProcessEnv, { quiet = false, signal }: BuildOptions = {}): Promise<void> {
+/**
+ * Runs `astro build` into DIST_DIR with the same environment, writes the compressed copies
+ * (codings.ts), then records the stamp. `quiet` shows the build's output only in its error
+ * (tests); aborting `signal` stops the build (SIGTERM) and rejects.
+ */
+export async function buildSite(root: string, config: Config, env: NodeJS.ProcessEnv, { quiet = false, signal }: { quiet?: boolean; signal?: AbortSignal } = {}): Promise<void> {
   const startedAt = Date.now();
   const distDir = path.resolve(root, config.DIST_DIR);
   // The astro bin's shebang would pick the machine's Node from PATH; run it with this Node instead.
@@ -92,18 +89,16 @@ export async function writeStamp(root: string, config: Config, startedAt: number
   await writeFile(file, `${JSON.stringify(stamp, null, 2)}\n`);
 }
 
-async function newestInput(root: string): Promise<{ file: string; mtimeMs: number } | undefined> {
-  let newest: { file: string; mtimeMs: number } | undefined;
+/** The build input changed last (a file under one of BUILD_INPUTS). */
+async function newestInput(root: string): Promise<{ file: string; mtimeMs: number }> {
+  let newest = { file: '', mtimeMs: 0 };
   for (const input of BUILD_INPUTS) {
     const full = path.join(root, input);
-    const info = await stat(full).catch(() => undefined);
-    if (!info) continue;
-    const files = info.isDirectory()
-      ? (await readdir(full, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name))
-      : [full];
+    // A folder's entries, or the input itself when it is a file (or missing: stat skips it).
+    const files = await readdir(full, { recursive: true }).then((names) => names.map((name) => path.join(full, name)), () => [full]);
     for (const file of files) {
-      const { mtimeMs } = await stat(file);
-      if (!newest || mtimeMs > newest.mtimeMs) newest = { file: path.relative(root, file), mtimeMs };
+      const info = await stat(file).catch(() => undefined);
+      if (info?.isFile() && info.mtimeMs > newest.mtimeMs) newest = { file: path.relative(root, file), mtimeMs: info.mtimeMs };
     }
   }
   return newest;

@@ -4,9 +4,8 @@
  * for the next child (api/front/proxy.ts). The child says it is ready over IPC: `{type: 'ready', url}`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { askMetrics, askReadiness } from '../metrics/ipc.ts';
+import { ask, type Question } from '../metrics/ipc.ts';
 import { addressFromReady, type SidecarAddress } from '../net/sidecar-address.ts';
-import type { Readiness } from '../metrics/readiness.ts';
 import type { Listened } from '../sidecar/listen.ts';
 import type { SignalledMessage, StopMessage } from '../sidecar/stop-request.ts';
 
@@ -14,6 +13,13 @@ import type { SignalledMessage, StopMessage } from '../sidecar/stop-request.ts';
 const LONE_SIGNAL_MS = 1_000;
 /** A child that ran this long before dying resets the restart delay: it was not a crash loop. */
 const STABLE_MS = 10_000;
+const MAX_DELAY_MS = 10_000;
+/** A child that has not said ready by then is killed and counts as failed. */
+const READY_TIMEOUT_MS = 30_000;
+/** How long a stopping child may take after SIGTERM before SIGKILL. */
+const STOP_TIMEOUT_MS = 10_000;
+/** How long the sidecar may take to answer a scrape or a readiness probe. */
+const ASK_TIMEOUT_MS = 1_000;
 /** A message to a child whose channel just closed is moot: its exit is handled on its own. */
 const ignoreClosed = () => {};
 
@@ -22,36 +28,16 @@ export interface SupervisorOptions {
   entry: string;
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
-  /** First restart delay; doubles per failed attempt up to maxDelayMs. */
+  /** First restart delay; doubles per failed attempt up to MAX_DELAY_MS. */
   initialDelayMs?: number;
-  maxDelayMs?: number;
-  /** A child that has not said ready by then is killed and counts as failed. */
-  readyTimeoutMs?: number;
-  /** How long a stopping child may take after SIGTERM before SIGKILL. */
-  stopTimeoutMs?: number;
   /** Called each time a child that had been ready died and is being replaced (metrics). */
   onRestart?: () => void;
-}
-
-export interface Supervisor {
-  upstream(): SidecarAddress | undefined;
-  /** Resolves once the first child is ready; rejects if it exits or times out first. */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  /** The current child's pid (for tests and logs). */
-  pid(): number | undefined;
-  /** The child's Prometheus text (api/metrics/ipc.ts), or undefined when it is down or slow. */
-  metrics(timeoutMs?: number): Promise<string | undefined>;
-  /** The child's readiness (GET /readyz, api/metrics/ipc.ts), or undefined when it is down or slow. */
-  readiness(timeoutMs?: number): Promise<Readiness | undefined>;
 }
 
 /** The sidecar's ready message (api/sidecar/main.ts): where it listens. */
 type ReadyMessage = Listened & { type: 'ready' };
 
-export function superviseSidecar(options: SupervisorOptions): Supervisor {
-  const { entry, env, log, initialDelayMs = 250, maxDelayMs = 10_000 } = options;
-  const { readyTimeoutMs = 30_000, stopTimeoutMs = 10_000 } = options;
+export function superviseSidecar({ entry, env, log, initialDelayMs = 250, onRestart }: SupervisorOptions) {
   let child: ChildProcess | undefined;
   let upstream: SidecarAddress | undefined;
   let delay = initialDelayMs;
@@ -68,9 +54,9 @@ export function superviseSidecar(options: SupervisorOptions): Supervisor {
       let ready = false;
       let readyAt = 0;
       const timer = setTimeout(() => {
-        log(`sidecar not ready after ${readyTimeoutMs} ms; stopping it`);
+        log(`sidecar not ready after ${READY_TIMEOUT_MS} ms; stopping it`);
         current.kill('SIGKILL');
-      }, readyTimeoutMs);
+      }, READY_TIMEOUT_MS);
       current.on('message', (message: SignalledMessage | ReadyMessage) => {
         if (message?.type === 'signalled') {
           // A signal for the sidecar alone (its stop-request.ts reported it): if none follows for
@@ -101,7 +87,7 @@ export function superviseSidecar(options: SupervisorOptions): Supervisor {
         else if (!stopping) {
           if (Date.now() - readyAt >= STABLE_MS) delay = initialDelayMs;
           log(`sidecar exited with ${how}; restarting in ${delay} ms`);
-          options.onRestart?.();
+          onRestart?.();
           scheduleRestart();
         }
       });
@@ -110,7 +96,7 @@ export function superviseSidecar(options: SupervisorOptions): Supervisor {
 
   function scheduleRestart(): void {
     const wait = delay;
-    delay = Math.min(delay * 2, maxDelayMs);
+    delay = Math.min(delay * 2, MAX_DELAY_MS);
     restartTimer = setTimeout(() => {
       restartTimer = undefined;
       if (stopping) return;
@@ -129,12 +115,15 @@ export function superviseSidecar(options: SupervisorOptions): Supervisor {
   process.on('exit', () => child?.kill('SIGKILL'));
 
   return {
-    upstream: () => upstream,
+    /** Where the ready child listens; undefined while none is. */
+    upstream: (): SidecarAddress | undefined => upstream,
+    /** Resolves once the first child is ready; rejects if it exits or times out first. */
     start: spawnOnce,
+    /** The current child's pid (for tests and logs). */
     pid: () => child?.pid,
-    metrics: (timeoutMs = 1_000) => (child && upstream ? askMetrics(child, timeoutMs) : Promise.resolve(undefined)),
-    readiness: (timeoutMs = 1_000) => (child && upstream ? askReadiness(child, timeoutMs) : Promise.resolve(undefined)),
-    async stop() {
+    /** The child's Prometheus text or readiness (api/metrics/ipc.ts); undefined when it is down or slow. */
+    ask: async <Q extends Question>(question: Q) => (child && upstream ? ask(child, question, ASK_TIMEOUT_MS) : undefined),
+    async stop(): Promise<void> {
       stopping = true;
       clearTimeout(restartTimer);
       const current = child;
@@ -145,9 +134,9 @@ export function superviseSidecar(options: SupervisorOptions): Supervisor {
       if (current.connected) current.send({ type: 'stop' } satisfies StopMessage, ignoreClosed);
       const nudge = setTimeout(() => current.kill('SIGTERM'), current.connected ? LONE_SIGNAL_MS : 0);
       const timer = setTimeout(() => {
-        log(`sidecar still running ${stopTimeoutMs} ms after SIGTERM; killing it`);
+        log(`sidecar still running ${STOP_TIMEOUT_MS} ms after SIGTERM; killing it`);
         current.kill('SIGKILL');
-      }, stopTimeoutMs);
+      }, STOP_TIMEOUT_MS);
       await exited;
       clearTimeout(nudge);
       clearTimeout(timer);

@@ -17,10 +17,9 @@ const ARCHIVE = Buffer.from('an archive with no original beside it');
 
 let fixture: Fixture;
 let front: Listening;
-let written: number;
 beforeAll(async () => {
   fixture = await createFixture();
-  written = await writeCodings(fixture.dist);
+  await writeCodings(fixture.dist);
   await writeFile(path.join(fixture.dist, 'thanks.md'), EDITED);
   await mkdir(path.join(fixture.dist, 'downloads'));
   await writeFile(path.join(fixture.dist, 'downloads', 'data.tar.gz'), ARCHIVE);
@@ -36,7 +35,6 @@ const get = (target: string, coding: string) => raw(front.url, target, { headers
 
 describe('stored codings', () => {
   test('codings: the build writes a brotli and a gzip copy of each compressible file, and none of a small one', async () => {
-    expect(written).toBeGreaterThan(10);
     expect(await readFile(path.join(fixture.dist, 'index.html.br'))).toBeTruthy();
     expect(await readFile(path.join(fixture.dist, 'index.html.gz'))).toBeTruthy();
     await expect(readFile(path.join(fixture.dist, 'robots.txt.br'))).rejects.toThrow();

@@ -12,7 +12,7 @@ import { createFrontHandler } from '../../api/front/app.ts';
 import { CORS_MAX_AGE_SECONDS, createCors } from '../../api/front/cors.ts';
 import { createProxy } from '../../api/front/proxy.ts';
 import { listen, type Listening } from '../../api/front/server.ts';
-import { startFront, type Front } from '../../api/start/start-front.ts';
+import { startFront, type Front } from '../../api/front/start.ts';
 import { createLogger } from '../../api/log/logger.ts';
 import { API_VERSION } from '../../api/contract/index.ts';
 import type { Site } from '../../api/front/static.ts';

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { API_VERSION, ERROR_MESSAGES } from '../../api/contract/index.ts';
 import { trustedProxies } from '../../api/net/client-address.ts';
-import { createProxy, type Upstream } from '../../api/front/proxy.ts';
+import { createProxy } from '../../api/front/proxy.ts';
+import type { SidecarAddress as Upstream } from '../../api/net/sidecar-address.ts';
 import { listen } from '../../api/front/server.ts';
 import { raw } from './client.ts';
 

@@ -3,7 +3,8 @@ import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { API_VERSION, BODY_LIMIT_BYTES, ERROR_MESSAGES } from '../../api/contract/index.ts';
 import { trustedProxies } from '../../api/net/client-address.ts';
-import { createProxy, type Upstream } from '../../api/front/proxy.ts';
+import { createProxy } from '../../api/front/proxy.ts';
+import type { SidecarAddress as Upstream } from '../../api/net/sidecar-address.ts';
 import { listen, type Listening } from '../../api/front/server.ts';
 import { raw } from './client.ts';
 

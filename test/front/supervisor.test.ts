@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { superviseSidecar, type Supervisor } from '../../api/start/supervisor.ts';
+import { superviseSidecar } from '../../api/start/supervisor.ts';
 
 /** A stand-in sidecar speaking the same protocol: IPC ready message, SIGTERM to stop. */
 const FAKE_SIDECAR = `
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const ask = async (s: Supervisor) => {
+const ask = async (s: ReturnType<typeof superviseSidecar>) => {
   const up = s.upstream();
   if (!up) throw new Error('no upstream');
   if ('socketPath' in up) throw new Error('a socket upstream');
