@@ -18,8 +18,11 @@ import { checkOverGradient, undecidedContrast } from './support/contrast.ts';
 const { baseUrl } = inject('stack');
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const SCHEMES = ['light', 'dark'] as const;
-/** Up to vitest's maxConcurrency pages share two cores: room for waiting, not a speed limit. */
-const PAGE_TIMEOUT_MS = 60_000;
+/**
+ * Up to vitest's maxConcurrency pages share two cores with the other worker (the API reference is
+ * the largest page): room for waiting, not a speed limit.
+ */
+const PAGE_TIMEOUT_MS = 120_000;
 
 /** The sitemap's <loc>s: absolute URLs on this stack, which the site was built for. */
 const sitemap = await (await fetch(`${baseUrl}${DISCOVERY_PATHS.sitemap}`)).text();

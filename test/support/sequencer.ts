@@ -88,8 +88,11 @@ export default class LongestFirst extends BaseSequencer {
       expected.set(spec, last?.duration ?? guess);
     }
     const order = [...files].sort((a, b) => expected.get(b)! - expected.get(a)!);
-    // The e2e files wait for the run's stack, built when the first of them asks; meanwhile the other
-    // worker should be busy: the longest file that does not wait goes second.
+    // The e2e files wait for the run's stack, built when the first of them asks: the longest e2e file
+    // goes first, so that the build starts at once; meanwhile the other worker should be busy: the
+    // longest file that does not wait goes second.
+    const first = order.findIndex((spec) => spec.project.name === 'e2e');
+    if (first > 0) order.unshift(...order.splice(first, 1));
     const other = order.findIndex((spec) => spec.project.name !== 'e2e');
     if (order[0]?.project.name === 'e2e' && other > 1) order.splice(1, 0, ...order.splice(other, 1));
     return order;
