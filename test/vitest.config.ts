@@ -23,6 +23,10 @@ const common = {
   hookTimeout: 60_000,
   // Server and browser tests start real processes; keep the 2-core machine from thrashing.
   maxWorkers: 2,
+  // Every file cleans up after itself (processes stopped, temp dirs removed, nothing global
+  // changed): a worker runs one file after another instead of a new worker (a Node start,
+  // vitest's runtime, the modules) for each.
+  isolate: false,
 } as const;
 
 export default defineConfig({
@@ -42,9 +46,6 @@ export default defineConfig({
           ...common,
           name: 'unit',
           include: ['test/*.test.ts', 'test/{api,site,front,openapi}/**/*.test.ts'],
-          // In-process tests that clean up after themselves: a worker runs one file after another
-          // instead of a new worker (a Node start, vitest's runtime, the modules) for each.
-          isolate: false,
         },
       },
       {

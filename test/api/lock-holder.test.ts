@@ -88,11 +88,13 @@ describe.runIf(linux)('data-directory lock holders', () => {
     await lock.release();
   });
 
-  it('lock: kill -9 then start at once, 10 rounds: every restart takes the lock while the killed one is a zombie', { timeout: 120_000 }, async () => {
+  it('lock: kill -9 then start at once, 3 rounds: every restart takes the lock while the killed one is a zombie', { timeout: 60_000 }, async () => {
     let current = startSidecar(0);
     blockUntil(() => current.listening() || current.failed(), 'the first sidecar');
     expect(current.failed(), current.stderr()).toBe(false);
-    for (let round = 1; round <= 10; round++) {
+    // The blocked event loop keeps each killed sidecar a zombie while the next starts, so every round
+    // meets the case; after the first, the lock it takes over was written by a restart.
+    for (let round = 1; round <= 3; round++) {
       const killed = current.child;
       killed.kill('SIGKILL');
       blockUntil(() => procState(killed.pid!) === 'Z', 'the killed sidecar to become a zombie');

@@ -120,18 +120,12 @@ describe('sidecar process', { timeout: 60_000 }, () => {
     await expect(stat(join(dir, 'sidecar.lock'))).rejects.toThrow();
   });
 
-  for (const [name, value] of [
-    ['SIDECAR_PORT', 'abc'],
-    ['TOKEN_KEY_PRODUCTION', 'c2hvcnQ'],
-    ['BASE_URL', 'ftp://example.org/path'],
-    ['RATE_LIMIT_STANDARD', '0'],
-  ]) {
-    it(`process: bad configuration ${name}=${value} -> non-zero exit naming the variable`, async () => {
-      const result = await runToEnd('api/sidecar/main.ts', [], { DATA_DIR: dir, [name]: value });
-      expect(result.code).not.toBe(0);
-      expect(result.stderr).toContain(name);
-    });
-  }
+  it('process: bad configuration -> non-zero exit naming every bad variable', async () => {
+    const bad = { SIDECAR_PORT: 'abc', TOKEN_KEY_PRODUCTION: 'c2hvcnQ', BASE_URL: 'ftp://example.org/path', RATE_LIMIT_STANDARD: '0' };
+    const result = await runToEnd('api/sidecar/main.ts', [], { DATA_DIR: dir, ...bad });
+    expect(result.code).not.toBe(0);
+    for (const name of Object.keys(bad)) expect(result.stderr).toContain(name);
+  });
 
   it('process: keys are generated once (mode 0600) and reused: a token from the first run opens the stats in the second', async () => {
     const first = await start();
@@ -147,27 +141,17 @@ describe('sidecar process', { timeout: 60_000 }, () => {
     expect(stats.status).toBe(200);
   });
 
-  it('clients: create prints an id and a secret once; the running sidecar accepts them at once; list shows no secret; delete revokes', async () => {
+  // The command's outputs, files and exit codes: clients-cli.test.ts. Here: a running sidecar sees its changes at once.
+  it('clients: a client created while the sidecar runs is accepted at once; deleted, it is refused at once', async () => {
     const sidecar = await start();
     const created = await runToEnd('scripts/clients.ts', ['create', 'Reporting job'], { DATA_DIR: dir });
     expect(created.code).toBe(0);
     const id = /client_id: ([A-Za-z0-9._~-]+)/.exec(created.stdout)![1];
     const secret = /client_secret: ([A-Za-z0-9._~-]+)/.exec(created.stdout)![1];
-    expect((await stat(join(dir, 'clients.json'))).mode & 0o777).toBe(0o600);
-    expect(await readFile(join(dir, 'clients.json'), 'utf8')).not.toContain(secret);
 
     const grant = () => send(sidecar.url, API_PATHS.token, formPost('grant_type=client_credentials', { authorization: plainBasic(id, secret) }));
     expect((await grant()).status).toBe(200);
-
-    const listed = await runToEnd('scripts/clients.ts', ['list'], { DATA_DIR: dir });
-    expect(listed.stdout).toContain(id);
-    expect(listed.stdout).toContain('Reporting job');
-    expect(listed.stdout).not.toContain(secret);
-
     expect((await runToEnd('scripts/clients.ts', ['delete', id], { DATA_DIR: dir })).code).toBe(0);
     expect((await grant()).status).toBe(401);
-    // Exit 3: no client with that id (scripts/clients.ts).
-    expect((await runToEnd('scripts/clients.ts', ['delete', id], { DATA_DIR: dir })).code).toBe(3);
-    expect((await runToEnd('scripts/clients.ts', ['frobnicate'], { DATA_DIR: dir })).code).toBe(2);
   });
 });

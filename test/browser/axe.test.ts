@@ -1,6 +1,9 @@
 /**
- * axe-core on every page of the sitemap (both languages) and on the 404 pages, in the light and
- * the dark colour scheme: no violation of WCAG 2.0, 2.1 and 2.2 at levels A and AA.
+ * axe-core on each kind of page in both languages, in the light and the dark colour scheme: no
+ * violation of WCAG 2.0, 2.1 and 2.2 at levels A and AA. The kinds: the home page (the sign-up
+ * forms), the API guide (code blocks), the API reference (built from the OpenAPI document), a
+ * prose page (the privacy notice: the thanks and imprint pages are built from the same parts) and
+ * the 404 page. Every sitemap page of another kind would fail this file's first test.
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Result } from 'axe-core';
@@ -15,12 +18,20 @@ import { checkOverGradient, undecidedContrast } from './support/contrast.ts';
 const { baseUrl } = inject('stack');
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const SCHEMES = ['light', 'dark'] as const;
-/** Up to vitest's maxConcurrency pages share two cores: room for waiting, not a speed limit. */
-const PAGE_TIMEOUT_MS = 60_000;
+/**
+ * Up to vitest's maxConcurrency pages share two cores with the other worker (the API reference is
+ * the largest page): room for waiting, not a speed limit.
+ */
+const PAGE_TIMEOUT_MS = 120_000;
 
 /** The sitemap's <loc>s: absolute URLs on this stack, which the site was built for. */
 const sitemap = await (await fetch(`${baseUrl}${DISCOVERY_PATHS.sitemap}`)).text();
-const pages = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
+const listed = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
+/** One page of each kind, per language. */
+const KINDS = { home: PAGE_PATHS.home, guide: PAGE_PATHS.guide, reference: PAGE_PATHS.reference, prose: PAGE_PATHS.privacy };
+/** Pages built from the same parts as the prose page. */
+const PROSE_LIKE = [PAGE_PATHS.thanks, PAGE_PATHS.imprint];
+const pages: string[] = Object.values(KINDS).flatMap((paths) => LANGS.map((lang) => paths[lang]));
 /** An address that exists in no language: each language's 404 page. */
 const missing = LANGS.map((lang) => `${PAGE_PATHS.home[lang]}no-such-page/`);
 
@@ -37,8 +48,10 @@ function report(violations: Result[]): string {
 }
 
 describe('axe-core, WCAG 2.2 AA', () => {
-  test('axe: the sitemap lists both languages', () => {
-    for (const home of Object.values(PAGE_PATHS.home)) expect(pages).toContain(home);
+  test('axe: the sitemap lists both languages, and each of its pages is of a kind checked here', () => {
+    for (const home of Object.values(PAGE_PATHS.home)) expect(listed).toContain(home);
+    const prose = PROSE_LIKE.flatMap((paths) => LANGS.map((lang) => paths[lang]));
+    expect(listed.filter((path) => !pages.includes(path) && !prose.includes(path))).toEqual([]);
   });
 
   // Concurrent (vitest maxConcurrency): axe is CPU-bound, and Chromium runs each page in its own
