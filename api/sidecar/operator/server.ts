@@ -13,6 +13,7 @@ import { inviteRoute, jsonBody } from './invite-routes.ts';
 /** An erasure: one address, or a chunk of `erase --from` (a thousand addresses of up to 254 characters). */
 const MAX_ERASE_BYTES = 1_048_576;
 const Erase = z.object({ emails: z.array(z.string().min(1)) }).strict();
+const Show = z.object({ email: z.string().min(1) });
 
 /** How long a closing sidecar lets operator calls in flight finish (a long export is cut). */
 const CLOSE_GRACE_MS = 1_000;
@@ -68,9 +69,9 @@ async function handle(store: OperatorStore & InvitationStore, req: IncomingMessa
     return streamExport(store, filter, res);
   }
   if (route === 'POST /show') {
-    const email = await emailOf(req);
-    if (email === undefined) return answer(res, 400, { error: 'bad_request' });
-    const record = await store.show(email);
+    const body = Show.safeParse(await jsonBody(req, MAX_REQUEST_BYTES));
+    if (!body.success) return answer(res, 400, { error: 'bad_request' });
+    const record = await store.show(body.data.email);
     return record ? answer(res, 200, record) : answer(res, 404, { error: 'not_found' });
   }
   if (await inviteRoute(store, route, req, (status, body) => answer(res, status, body))) return;
@@ -91,20 +92,6 @@ async function streamExport(store: OperatorStore, filter: ExportFilter, res: Ser
   await pipeline(async function* () {
     for await (const record of store.export(filter)) yield `${JSON.stringify(record)}\n`;
   }, res);
-}
-
-async function emailOf(req: IncomingMessage): Promise<string | undefined> {
-  let body = '';
-  for await (const chunk of req) {
-    body += chunk;
-    if (body.length > MAX_REQUEST_BYTES) return undefined;
-  }
-  try {
-    const email = (JSON.parse(body) as { email?: unknown }).email;
-    return typeof email === 'string' && email !== '' ? email : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function answer(res: ServerResponse, status: number, body: unknown): void {

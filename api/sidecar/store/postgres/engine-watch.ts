@@ -46,12 +46,6 @@ export function engineAway(error: unknown): boolean {
 /** Runs one call against the engine, its failures put in their kind. */
 export type Guard = <T>(work: () => Promise<T>) => Promise<T>;
 
-export interface EngineWatch {
-  health: EngineHealth;
-  guard: Guard;
-  close(): Promise<void>;
-}
-
 export interface WatchOptions {
   /** The pool's size and how long a call waits for one of its connections. */
   max: number;
@@ -62,7 +56,7 @@ export interface WatchOptions {
 }
 
 /** Watches `pool`, whose connections `config` describes. */
-export function watchEngine(pool: pg.Pool, config: pg.ClientConfig, options: WatchOptions): EngineWatch {
+export function watchEngine(pool: pg.Pool, config: pg.ClientConfig, options: WatchOptions) {
   const logger = options.logger ?? silentLogger;
   // A connection of its own: a pool busy with slow statements never looks like an engine away.
   const probe = new pg.Pool({ ...config, max: 1, connectionTimeoutMillis: PROBE_TIMEOUT_MS, query_timeout: PROBE_TIMEOUT_MS });
