@@ -11,7 +11,7 @@ import { BUILDING, LANGS, ROLES, SOURCES, type Building, type Lang, type Role, t
 const INVITATION_STATES = ['claimed', 'sent', 'failed'] as const;
 
 /** The longest server reply kept for a failed invitation (a reply may quote the whole message). */
-export const MAX_ERROR_LENGTH = 500;
+const MAX_ERROR_LENGTH = 500;
 
 const isoTime = z.iso.datetime();
 

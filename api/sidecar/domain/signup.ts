@@ -16,7 +16,7 @@ export type SignupInput =
   | { channel: 'json'; value: unknown }
   | { channel: 'form'; fields: ReadonlyMap<string, string> };
 
-export type SignupCheck =
+type SignupCheck =
   | { outcome: 'valid'; signup: WaitlistSignup }
   | { outcome: 'discard'; lang: Lang }
   | { outcome: 'invalid'; code: 'invalid_request' | 'invalid_email' | 'consent_required' };

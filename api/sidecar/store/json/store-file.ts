@@ -8,8 +8,8 @@ import { WaitlistRecord } from '../../domain/record.ts';
 import { StartupError } from '../errors.ts';
 import { RecordTable } from './record-table.ts';
 
-export const STORE_FORMAT = 'waitlist-store';
-export const STORE_VERSION = 1;
+const STORE_FORMAT = 'waitlist-store';
+const STORE_VERSION = 1;
 
 const StoreDocument = z
   .object({

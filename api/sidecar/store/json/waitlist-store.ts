@@ -28,7 +28,7 @@ import { RecordTable } from './record-table.ts';
 
 export const STORE_FILE_NAME = 'waitlist.json';
 
-export interface JsonStoreOptions {
+interface JsonStoreOptions {
   /** Called after every group commit (metrics). */
   onCommit?(info: CommitInfo): void;
   /**

@@ -13,7 +13,7 @@ import { emptyCounts, tally, type FieldCounts } from '../../domain/stats.ts';
 import type { DayRange, DaySeries } from '../../domain/day-series.ts';
 
 /** $1 = since, $2 = until. The count before the range is the row whose day is NULL. */
-export const DAY_SERIES_SQL = `
+const DAY_SERIES_SQL = `
 SELECT day::text AS day, lang, role, building, source, count(*) AS n
 FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, lang, role, building, source
       FROM waitlist WHERE created_at >= $1 AND created_at < $2) AS range
