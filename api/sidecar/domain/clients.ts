@@ -69,7 +69,7 @@ export async function hashSecret(secret: string): Promise<string> {
   return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64url')}$${hash.toString('base64url')}`;
 }
 
-export async function verifySecret(secret: string, encoded: string): Promise<boolean> {
+async function verifySecret(secret: string, encoded: string): Promise<boolean> {
   const [, n, r, p, salt, hash] = encoded.split('$');
   const expected = Buffer.from(hash, 'base64url');
   const actual = await scryptAsync(secret, Buffer.from(salt, 'base64url'), expected.length, {

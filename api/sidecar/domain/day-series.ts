@@ -12,17 +12,11 @@ export interface DayRange {
   until: string;
 }
 
-/** The counts of one UTC day (YYYY-MM-DD) with at least one first sign-up. */
-export interface DayCounts {
-  day: string;
-  counts: FieldCounts;
-}
-
 export interface DaySeries {
   /** How many first sign-ups are before `since` (where a cumulative total starts). */
   before: number;
-  /** One entry per UTC day with first sign-ups in [since, until), in day order; days with none are left out. */
-  days: DayCounts[];
+  /** One entry per UTC day (YYYY-MM-DD) with first sign-ups in [since, until), in day order; days with none are left out. */
+  days: { day: string; counts: FieldCounts }[];
 }
 
 /** The UTC day of an ISO time or ms time, as YYYY-MM-DD. */

@@ -8,11 +8,10 @@
 import { z } from 'zod';
 import { BUILDING, LANGS, ROLES, SOURCES, type Building, type Lang, type Role, type Source } from '../../contract/index.ts';
 
-export const INVITATION_STATES = ['claimed', 'sent', 'failed'] as const;
-export type InvitationState = (typeof INVITATION_STATES)[number];
+const INVITATION_STATES = ['claimed', 'sent', 'failed'] as const;
 
 /** The longest server reply kept for a failed invitation (a reply may quote the whole message). */
-export const MAX_ERROR_LENGTH = 500;
+const MAX_ERROR_LENGTH = 500;
 
 const isoTime = z.iso.datetime();
 
@@ -33,41 +32,27 @@ export const Invitation = z
 export type Invitation = z.infer<typeof Invitation>;
 
 /** Which members an invite run may pick (every given field must match). */
-export interface InviteFilter {
-  lang?: Lang;
-  role?: Role;
-  building?: Building;
-  source?: Source;
-}
-
 export const InviteFilterSchema = z
   .object({ lang: z.enum(LANGS).optional(), role: z.enum(ROLES).optional(), building: z.enum(BUILDING).optional(), source: z.enum(SOURCES).optional() })
   .strict();
+export type InviteFilter = z.infer<typeof InviteFilterSchema>;
 
 /** One claim of a run: the next `count` members in sign-up order, or (resend) those left claimed before `claimedBefore`. */
-export interface InviteClaim {
-  count: number;
-  filter: InviteFilter;
-  /** The claim time (ISO). */
-  at: string;
-  /** The domain of the Message-IDs given to the claimed members (the operator's). */
-  messageIdDomain: string;
-  /** Set: re-claims members left `claimed` (never confirmed) by a run that started before this time, instead of never-invited ones. */
-  claimedBefore?: string;
-  /** Members the run left out (its deliverability check), passed over. */
-  except?: string[];
-}
-
 export const InviteClaimSchema = z
   .object({
     count: z.number().int().min(1).max(10_000),
     filter: InviteFilterSchema,
+    /** The claim time (ISO). */
     at: isoTime,
+    /** The domain of the Message-IDs given to the claimed members (the operator's). */
     messageIdDomain: z.string().regex(/^[A-Za-z0-9.-]+$/),
+    /** Set: re-claims members left `claimed` (never confirmed) by a run that started before this time, instead of never-invited ones. */
     claimedBefore: isoTime.optional(),
+    /** Members the run left out (its deliverability check), passed over. */
     except: z.array(z.string()).optional(),
   })
   .strict();
+export type InviteClaim = z.infer<typeof InviteClaimSchema>;
 
 /** Whether a record matches the filter (the one definition both engines follow). */
 export function matchesInviteFilter(record: { lang: Lang; role?: Role; building?: Building; source?: Source }, filter: InviteFilter): boolean {

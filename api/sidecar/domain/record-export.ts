@@ -35,7 +35,7 @@ export const CSV_COLUMNS: readonly string[] = COLUMNS.map((column) => column.nam
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 // RFC 4180 §2: fields with a comma, a double quote or a line break are quoted, quotes doubled.
-export function csvField(value: unknown): string {
+function csvField(value: unknown): string {
   const raw = value === undefined || value === null ? '' : String(value);
   const text = FORMULA_START.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;

@@ -16,7 +16,7 @@ export type SignupInput =
   | { channel: 'json'; value: unknown }
   | { channel: 'form'; fields: ReadonlyMap<string, string> };
 
-export type SignupCheck =
+type SignupCheck =
   | { outcome: 'valid'; signup: WaitlistSignup }
   | { outcome: 'discard'; lang: Lang }
   | { outcome: 'invalid'; code: 'invalid_request' | 'invalid_email' | 'consent_required' };
@@ -26,12 +26,6 @@ const OPTIONAL_CHOICES = ['role', 'building', 'source', 'lang'];
 /** A checked checkbox sends `on` (its default value); `true` is what a script would send. */
 const FORM_CONSENT = ['true', 'on'];
 const FIELDS: ReadonlySet<string> = new Set(Object.keys(WaitlistSignup.shape));
-
-/** The fields as sent, in an object without a prototype, and whether any name is not in the schema. */
-interface Candidate {
-  fields: Record<string, unknown>;
-  unknownName: boolean;
-}
 
 export function checkSignup(input: SignupInput): SignupCheck {
   const read = input.channel === 'json' ? fromJson(input.value) : fromForm(input.fields);
@@ -60,13 +54,13 @@ export function checkSignup(input: SignupInput): SignupCheck {
   return { outcome: 'invalid', code: emailBad ? 'invalid_email' : consentBad ? 'consent_required' : 'invalid_request' };
 }
 
-function fromJson(value: unknown): Candidate | undefined {
+function fromJson(value: unknown) {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   // JSON.parse makes `"__proto__"` an own property, so Object.entries sees every name sent.
   return collect(Object.entries(value));
 }
 
-function fromForm(fields: ReadonlyMap<string, string>): Candidate {
+function fromForm(fields: ReadonlyMap<string, string>) {
   const entries: [string, unknown][] = [];
   for (const [name, value] of fields) {
     if (OPTIONAL_CHOICES.includes(name) && value === '') continue;
@@ -75,7 +69,8 @@ function fromForm(fields: ReadonlyMap<string, string>): Candidate {
   return collect(entries);
 }
 
-function collect(entries: Iterable<[string, unknown]>): Candidate {
+/** The fields as sent, in an object without a prototype, and whether any name is not in the schema. */
+function collect(entries: Iterable<[string, unknown]>) {
   const fields: Record<string, unknown> = Object.create(null);
   let unknownName = false;
   for (const [name, value] of entries) {

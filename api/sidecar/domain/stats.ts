@@ -30,10 +30,13 @@ export function emptyCounts(): FieldCounts {
   };
 }
 
-/** Counts a record in (delta 1) or out (delta -1). */
-export function tally(counts: FieldCounts, record: WaitlistRecord, delta: 1 | -1): void {
+/** The answers of a record, or of a row of records grouped by them. */
+type Answers = { lang: string; role?: string | null; building?: string | null; source?: string | null };
+
+/** Counts `delta` records with these answers in. */
+export function tally(counts: FieldCounts, record: Answers, delta: number): void {
   counts.total += delta;
-  counts.byLang[record.lang] += delta;
+  counts.byLang[record.lang] = (counts.byLang[record.lang] ?? 0) + delta;
   counts.byRole[record.role ?? 'unanswered'] += delta;
   counts.byBuilding[record.building ?? 'unanswered'] += delta;
   counts.bySource[record.source ?? 'unanswered'] += delta;

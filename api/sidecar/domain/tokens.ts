@@ -8,7 +8,7 @@ import { SignJWT, errors, jwtVerify, type JWTPayload } from 'jose';
 import { TOKEN_TTL_SECONDS } from '../../contract/index.ts';
 
 /** RFC 9068 §4 allows a small leeway on exp; a few seconds of clock skew between hosts is normal. */
-export const CLOCK_TOLERANCE_SECONDS = 30;
+const CLOCK_TOLERANCE_SECONDS = 30;
 
 export interface AccessTokenClaims {
   iss: string;
@@ -21,7 +21,7 @@ export interface AccessTokenClaims {
   jti: string;
 }
 
-export interface Audience {
+interface Audience {
   issuer: string;
   audience: string;
 }

@@ -17,7 +17,7 @@ export const SUMMARY_INTERVAL_MS = 10_000;
 /** A check that has not answered by then counts as failed. */
 const CHECK_TIMEOUT_MS = 1_000;
 
-export interface EngineHealthOptions {
+interface EngineHealthOptions {
   engine: EngineName;
   logger: Logger;
   /** What the product does while the engine is away, for the first line ("sign-ups answer 500 until it is back"). */

@@ -8,7 +8,7 @@ import { redact } from '../../log/redact.ts';
 import type { EngineName } from '../../metrics/readiness.ts';
 
 /** What a request that met the outage tells the engine's health (engine-health.ts): it counts it. */
-export interface OutageCounter {
+interface OutageCounter {
   readonly engine: EngineName;
   requestAffected(): void;
 }

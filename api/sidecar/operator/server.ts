@@ -3,7 +3,7 @@ import { unlink } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import { LANGS, type Lang } from '../../contract/index.ts';
+import { LANGS } from '../../contract/index.ts';
 import { isDayRange } from '../domain/day-series.ts';
 import { closeGracefully, listenPrivateSocket } from '../listen.ts';
 import type { ExportFilter, InvitationStore, OperatorStore } from '../store/waitlist-store.ts';
@@ -13,6 +13,8 @@ import { inviteRoute, jsonBody } from './invite-routes.ts';
 /** An erasure: one address, or a chunk of `erase --from` (a thousand addresses of up to 254 characters). */
 const MAX_ERASE_BYTES = 1_048_576;
 const Erase = z.object({ emails: z.array(z.string().min(1)) }).strict();
+const Show = z.object({ email: z.string().min(1) });
+const ExportQuery = z.object({ lang: z.enum(LANGS).optional(), since: z.string().refine((since) => !Number.isNaN(Date.parse(since))).optional() });
 
 /** How long a closing sidecar lets operator calls in flight finish (a long export is cut). */
 const CLOSE_GRACE_MS = 1_000;
@@ -63,26 +65,17 @@ async function handle(store: OperatorStore & InvitationStore, req: IncomingMessa
     return isDayRange(range) ? answer(res, 200, await store.signupsPerDay(range)) : answer(res, 400, { error: 'bad_range' });
   }
   if (route === 'GET /export') {
-    const filter = exportFilter(url.searchParams);
-    if (!filter) return answer(res, 400, { error: 'bad_filter' });
-    return streamExport(store, filter, res);
+    const filter = ExportQuery.safeParse(Object.fromEntries(url.searchParams));
+    return filter.success ? streamExport(store, filter.data, res) : answer(res, 400, { error: 'bad_filter' });
   }
   if (route === 'POST /show') {
-    const email = await emailOf(req);
-    if (email === undefined) return answer(res, 400, { error: 'bad_request' });
-    const record = await store.show(email);
+    const body = Show.safeParse(await jsonBody(req, MAX_REQUEST_BYTES));
+    if (!body.success) return answer(res, 400, { error: 'bad_request' });
+    const record = await store.show(body.data.email);
     return record ? answer(res, 200, record) : answer(res, 404, { error: 'not_found' });
   }
   if (await inviteRoute(store, route, req, (status, body) => answer(res, status, body))) return;
   return answer(res, 404, { error: 'not_found' });
-}
-
-function exportFilter(params: URLSearchParams): ExportFilter | undefined {
-  const lang = params.get('lang') ?? undefined;
-  const since = params.get('since') ?? undefined;
-  if (lang !== undefined && !LANGS.includes(lang as Lang)) return undefined;
-  if (since !== undefined && Number.isNaN(Date.parse(since))) return undefined;
-  return { lang: lang as Lang | undefined, since };
 }
 
 async function streamExport(store: OperatorStore, filter: ExportFilter, res: ServerResponse): Promise<void> {
@@ -91,20 +84,6 @@ async function streamExport(store: OperatorStore, filter: ExportFilter, res: Ser
   await pipeline(async function* () {
     for await (const record of store.export(filter)) yield `${JSON.stringify(record)}\n`;
   }, res);
-}
-
-async function emailOf(req: IncomingMessage): Promise<string | undefined> {
-  let body = '';
-  for await (const chunk of req) {
-    body += chunk;
-    if (body.length > MAX_REQUEST_BYTES) return undefined;
-  }
-  try {
-    const email = (JSON.parse(body) as { email?: unknown }).email;
-    return typeof email === 'string' && email !== '' ? email : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function answer(res: ServerResponse, status: number, body: unknown): void {

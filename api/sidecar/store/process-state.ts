@@ -10,7 +10,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 
-export type HolderState = 'running' | 'dying' | 'gone';
+type HolderState = 'running' | 'dying' | 'gone';
 
 /** USER_HZ, the unit of /proc/PID/stat's starttime: 100 on every Linux architecture Node runs on. */
 const TICKS_PER_SECOND = 100;

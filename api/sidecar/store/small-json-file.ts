@@ -14,13 +14,9 @@ export async function readSmallJsonFile<T extends z.ZodType>(path: string, schem
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return schema.parse(JSON.parse(text));
   } catch {
-    json = undefined;
+    throw new StartupError(corrupt);
   }
-  const result = schema.safeParse(json);
-  if (!result.success) throw new StartupError(corrupt);
-  return result.data;
 }

@@ -49,7 +49,12 @@ export async function openJsonBackend(config: Config, options: BackendOptions, c
     store = await JsonWaitlistStore.open(dataDir, { onCommit: options.onCommit, health });
     const keys = await loadOrCreateKeys(dataDir, config);
     const clients = await new FileClientDirectory(clientsPath(dataDir)).load();
-    if (store.size > comfortableRecords) options.warn?.(sizeWarning(store.size, comfortableRecords));
+    if (store.size > comfortableRecords) {
+      options.warn?.(
+        `The JSON store holds ${store.size} records, more than the ${comfortableRecords} it serves comfortably ` +
+          '(every commit rewrites the whole file); move to PostgreSQL: npm run waitlist -- migrate --to "$DATABASE_URL", then set DATABASE_URL',
+      );
+    }
     if (options.serveOperator) operator = await serveOperator(store, dataDir, options.warn);
     const opened = store;
     const describe = async () => `store: JSON file ${opened.path}, ${opened.size} records`;
@@ -58,13 +63,6 @@ export async function openJsonBackend(config: Config, options: BackendOptions, c
     await close();
     throw error;
   }
-}
-
-function sizeWarning(records: number, comfortable: number): string {
-  return (
-    `The JSON store holds ${records} records, more than the ${comfortable} it serves comfortably ` +
-    '(every commit rewrites the whole file); move to PostgreSQL: npm run waitlist -- migrate --to "$DATABASE_URL", then set DATABASE_URL'
-  );
 }
 
 /** The clients file alone (no lock, no waitlist): what `npm run clients` needs. */

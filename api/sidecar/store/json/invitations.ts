@@ -49,13 +49,3 @@ function withInvitation(record: WaitlistRecord, invitation: Invitation | undefin
   const { invitation: _old, ...rest } = record;
   return invitation ? { ...rest, invitation } : rest;
 }
-
-/** A claim accepted by the mail server at `at`. */
-export function sentInvitation(claimed: Invitation, at: string): Invitation {
-  return { state: 'sent', claimedAt: claimed.claimedAt, invitedAt: at, messageId: claimed.messageId };
-}
-
-/** A claim refused for good, with the server's reply (already cut by failureText). */
-export function failedInvitation(claimed: Invitation, error: string): Invitation {
-  return { state: 'failed', claimedAt: claimed.claimedAt, messageId: claimed.messageId, error };
-}

@@ -6,11 +6,11 @@
 import type { Adapter } from 'lowdb';
 import type { RecordTable } from './record-table.ts';
 import { discardRecycled, readSnapshot, removeLeftovers, replaceRecycling } from './recycled-file.ts';
-import { storeCodec, type StoreCodec } from './store-file.ts';
+import { storeCodec } from './store-file.ts';
 
 export class DurableJsonFile implements Adapter<RecordTable> {
   readonly path: string;
-  readonly #codec: StoreCodec;
+  readonly #codec: ReturnType<typeof storeCodec>;
   /** The size of the file the last write started. */
   lastWriteBytes = 0;
 

@@ -8,8 +8,8 @@ import { WaitlistRecord } from '../../domain/record.ts';
 import { StartupError } from '../errors.ts';
 import { RecordTable } from './record-table.ts';
 
-export const STORE_FORMAT = 'waitlist-store';
-export const STORE_VERSION = 1;
+const STORE_FORMAT = 'waitlist-store';
+const STORE_VERSION = 1;
 
 const StoreDocument = z
   .object({
@@ -23,20 +23,15 @@ const encoder = new TextEncoder();
 const HEAD = encoder.encode(`{"format":"${STORE_FORMAT}","version":${STORE_VERSION},"records":[`);
 const TAIL = encoder.encode(']}\n');
 
-export interface StoreCodec {
-  /** Parses and validates the file's text; throws StartupError on a corrupt or foreign file. */
-  parse(text: string): RecordTable;
-  serialize(table: RecordTable): Uint8Array[];
-}
-
-export function storeCodec(path: string): StoreCodec {
+/** parse throws StartupError on a corrupt or foreign file. */
+export function storeCodec(path: string) {
   const refuse = (why: string) =>
     new StartupError(
       `The data file ${path} ${why}. The sidecar will not start and has left the file untouched. ` +
         'Restore it from a backup, or move it away to start with an empty waitlist.',
     );
   return {
-    parse(text) {
+    parse(text: string): RecordTable {
       let json: unknown;
       try {
         json = JSON.parse(text);
@@ -53,7 +48,7 @@ export function storeCodec(path: string): StoreCodec {
       if (table.size !== result.data.records.length) throw refuse('holds the same address twice');
       return table;
     },
-    serialize(table) {
+    serialize(table: RecordTable): Uint8Array[] {
       return [HEAD, ...table.serializedRecords(), TAIL];
     },
   };

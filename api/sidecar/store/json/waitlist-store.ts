@@ -22,13 +22,13 @@ import type { EngineHealth } from '../../health/engine-health.ts';
 import { EngineUnavailableError } from '../../health/unavailable.ts';
 import { matchesFilter, type CommitInfo, type ExportFilter, type WaitlistStore } from '../waitlist-store.ts';
 import { failureText, type Invitation, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
-import { claimIn, failedInvitation, sentInvitation, settleIn, unconfirmedIn } from './invitations.ts';
+import { claimIn, settleIn, unconfirmedIn } from './invitations.ts';
 import { DurableJsonFile } from './json-adapter.ts';
 import { RecordTable } from './record-table.ts';
 
 export const STORE_FILE_NAME = 'waitlist.json';
 
-export interface JsonStoreOptions {
+interface JsonStoreOptions {
   /** Called after every group commit (metrics). */
   onCommit?(info: CommitInfo): void;
   /**
@@ -216,11 +216,11 @@ export class JsonWaitlistStore implements WaitlistStore {
   }
 
   confirmInvitation(email: string, messageId: string, at: string): Promise<boolean> {
-    return this.#settle(email, messageId, (claimed) => sentInvitation(claimed, at));
+    return this.#settle(email, messageId, (claimed) => ({ state: 'sent', claimedAt: claimed.claimedAt, invitedAt: at, messageId }));
   }
 
   failInvitation(email: string, messageId: string, reply: string): Promise<boolean> {
-    return this.#settle(email, messageId, (claimed) => failedInvitation(claimed, failureText(reply)));
+    return this.#settle(email, messageId, (claimed) => ({ state: 'failed', claimedAt: claimed.claimedAt, messageId, error: failureText(reply) }));
   }
 
   releaseInvitation(email: string, messageId: string): Promise<boolean> {

@@ -9,11 +9,11 @@
  * rows once per question.
  */
 import type pg from 'pg';
-import { emptyCounts, type FieldCounts } from '../../domain/stats.ts';
+import { emptyCounts, tally, type FieldCounts } from '../../domain/stats.ts';
 import type { DayRange, DaySeries } from '../../domain/day-series.ts';
 
 /** $1 = since, $2 = until. The count before the range is the row whose day is NULL. */
-export const DAY_SERIES_SQL = `
+const DAY_SERIES_SQL = `
 SELECT day::text AS day, lang, role, building, source, count(*) AS n
 FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, lang, role, building, source
       FROM waitlist WHERE created_at >= $1 AND created_at < $2) AS range
@@ -30,14 +30,6 @@ interface Row {
   n: string;
 }
 
-function add(counts: FieldCounts, row: Row, n: number): void {
-  counts.total += n;
-  counts.byLang[row.lang!] = (counts.byLang[row.lang!] ?? 0) + n;
-  counts.byRole[row.role ?? 'unanswered'] += n;
-  counts.byBuilding[row.building ?? 'unanswered'] += n;
-  counts.bySource[row.source ?? 'unanswered'] += n;
-}
-
 export async function signupsPerDay(pool: pg.Pool, range: DayRange): Promise<DaySeries> {
   const { rows } = await pool.query<Row>({ name: 'waitlist-day-series', text: DAY_SERIES_SQL, values: [range.since, range.until] });
   let before = 0;
@@ -49,7 +41,7 @@ export async function signupsPerDay(pool: pg.Pool, range: DayRange): Promise<Day
     }
     let counts = byDay.get(row.day);
     if (!counts) byDay.set(row.day, (counts = emptyCounts()));
-    add(counts, row, Number(row.n));
+    tally(counts, { ...row, lang: row.lang! }, Number(row.n));
   }
   const days = [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, counts]) => ({ day, counts }));
   return { before, days };

@@ -35,7 +35,7 @@ const WAIT_TIMEOUT = /^timeout exceeded when trying to connect/;
  * connections), 57P01–57P03 (the server shutting down or starting), 58 (system I/O error), and
  * 25006 (read-only transaction: a primary demoted by a failover).
  */
-export function engineAway(error: unknown): boolean {
+function engineAway(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
     if (CONNECTION_CODES.has(code) || /^(08|53|58)/.test(code) || /^57P0[123]$/.test(code) || code === '25006') return true;
@@ -46,13 +46,7 @@ export function engineAway(error: unknown): boolean {
 /** Runs one call against the engine, its failures put in their kind. */
 export type Guard = <T>(work: () => Promise<T>) => Promise<T>;
 
-export interface EngineWatch {
-  health: EngineHealth;
-  guard: Guard;
-  close(): Promise<void>;
-}
-
-export interface WatchOptions {
+interface WatchOptions {
   /** The pool's size and how long a call waits for one of its connections. */
   max: number;
   waitMs: number;
@@ -62,7 +56,7 @@ export interface WatchOptions {
 }
 
 /** Watches `pool`, whose connections `config` describes. */
-export function watchEngine(pool: pg.Pool, config: pg.ClientConfig, options: WatchOptions): EngineWatch {
+export function watchEngine(pool: pg.Pool, config: pg.ClientConfig, options: WatchOptions) {
   const logger = options.logger ?? silentLogger;
   // A connection of its own: a pool busy with slow statements never looks like an engine away.
   const probe = new pg.Pool({ ...config, max: 1, connectionTimeoutMillis: PROBE_TIMEOUT_MS, query_timeout: PROBE_TIMEOUT_MS });

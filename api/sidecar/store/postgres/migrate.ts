@@ -21,11 +21,7 @@ import { openPool } from './pool.ts';
 import { migrateSchema } from './schema.ts';
 import { STATS_TRIGGERS } from './stats-schema.ts';
 
-export interface MigrationReport {
-  waitlist: { source: number; inserted: number; updated: number; unchanged: number; inDatabase: number; matched: number };
-  clients: { source: number; inserted: number; matched: number };
-  keys: { source: number; inserted: number; matched: number; differing: Environment[] };
-}
+export type MigrationReport = Awaited<ReturnType<typeof migrateToPostgres>>;
 
 /** Rows per INSERT … SELECT FROM unnest(…) statement. */
 const BATCH = 2000;
@@ -100,7 +96,7 @@ async function countWhere(db: pg.PoolClient, table: string, column: string, valu
 }
 
 /** Copies and compares in one transaction; throws (and changes nothing) when the comparison fails. */
-export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource): Promise<MigrationReport> {
+export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource) {
   await migrateSchema(pool);
   const db = await pool.connect();
   try {

@@ -25,7 +25,7 @@ export const START_TIMEOUT_MS = 10_000;
  */
 export const QUERY_TIMEOUT_MS = 2_000;
 
-export interface PoolOptions {
+interface PoolOptions {
   /** Connections (the sidecar: DATABASE_POOL_SIZE). */
   max: number;
   /** Where the URL came from, for the message (default DATABASE_URL; the migration: --to). */

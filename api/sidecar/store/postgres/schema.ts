@@ -8,7 +8,7 @@ import { StartupError } from '../errors.ts';
 import { STATS_SCHEMA_SQL } from './stats-schema.ts';
 
 /** Arbitrary but fixed: the advisory lock key of schema changes ("WAIT" in ASCII). */
-export const SCHEMA_LOCK_KEY = 0x57414954;
+const SCHEMA_LOCK_KEY = 0x57414954;
 
 export const SCHEMA_VERSION = 1;
 

@@ -10,7 +10,7 @@ import type pg from 'pg';
 import type { WaitlistStats } from '../../../contract/index.ts';
 import { emptyCounts, statsOf, windowStarts } from '../../domain/stats.ts';
 
-export const STATS_SQL = `
+const STATS_SQL = `
 SELECT CASE WHEN GROUPING(lang) = 0 THEN 'byLang' WHEN GROUPING(role) = 0 THEN 'byRole'
             WHEN GROUPING(building) = 0 THEN 'byBuilding' WHEN GROUPING(source) = 0 THEN 'bySource' ELSE 'total' END AS field,
        coalesce(lang, role, building, source) AS key, sum(n)::bigint AS n
@@ -19,14 +19,11 @@ GROUP BY GROUPING SETS ((lang), (role), (building), (source), ())
 UNION ALL SELECT 'last7Days', NULL, stats_after($1)
 UNION ALL SELECT 'last30Days', NULL, stats_after($2)`;
 
-/** $1 and $2: the starts of the 7- and 30-day windows (domain/stats.ts windowStarts). */
-export function statsParams(now: number): [Date, Date] {
+/** $1 and $2: the starts of the 7- and 30-day windows (domain/stats.ts windowStarts); bigint counts arrive as text. */
+export async function readStats(pool: pg.Pool, now: number): Promise<WaitlistStats> {
   const { since7, since30 } = windowStarts(now);
-  return [new Date(since7), new Date(since30)];
-}
-
-/** The rows of STATS_SQL (bigint counts arrive as text) as WaitlistStats. */
-export function statsFromRows(rows: { field: string; key: string | null; n: string }[], now: number): WaitlistStats {
+  const values = [new Date(since7), new Date(since30)];
+  const { rows } = await pool.query<{ field: string; key: string | null; n: string }>({ name: 'waitlist-stats', text: STATS_SQL, values });
   const counts = emptyCounts();
   const windows = { last7Days: 0, last30Days: 0 };
   for (const { field, key, n } of rows) {
@@ -39,9 +36,4 @@ export function statsFromRows(rows: { field: string; key: string | null; n: stri
     }
   }
   return statsOf(counts, windows.last7Days, windows.last30Days, now);
-}
-
-export async function readStats(pool: pg.Pool, now: number): Promise<WaitlistStats> {
-  const { rows } = await pool.query<{ field: string; key: string | null; n: string }>({ name: 'waitlist-stats', text: STATS_SQL, values: statsParams(now) });
-  return statsFromRows(rows, now);
 }

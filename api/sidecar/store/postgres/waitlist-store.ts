@@ -40,7 +40,6 @@ export class PostgresWaitlistStore implements WaitlistStore {
 
   async upsert(signup: WaitlistSignup, channel: Channel, at: string): Promise<void> {
     const started = performance.now();
-    // A named statement (upsert-statement.ts): parsed and planned once per connection, not per sign-up.
     await this.#run(() => this.#pool.query(upsertQuery(signup, channel, at)));
     this.#commits += 1;
     this.#onCommit?.({ durationMs: performance.now() - started });
