@@ -143,6 +143,13 @@ export function write(text: string): Promise<void> {
   });
 }
 
+/** A time the operator typed as `--name`: a date (UTC midnight) or an ISO date and time, in ms. */
+export function timeOption(name: string, value: string): number {
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw new UsageError(`--${name} must be a date or time such as 2026-11-01 or 2026-11-01T12:00:00Z, not ${JSON.stringify(value)}`);
+  return ms;
+}
+
 /** One JSON document on one line (for --json). */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);

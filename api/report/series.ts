@@ -9,9 +9,6 @@ import { emptyCounts, type FieldCounts } from '../sidecar/domain/stats.ts';
 import { AVERAGE_DAYS, daysBetween, firstNeededDay, type ReportPeriod } from './period.ts';
 import type { Recent } from './recent.ts';
 
-export const REPORT_FORMAT = 'waitlist-report';
-export const REPORT_VERSION = 1;
-
 /** The questions, in the order the report shows them; keys as in the statistics (WaitlistStats). */
 export const DIMENSIONS = [
   { key: 'byLang', title: 'Language' },
@@ -33,7 +30,7 @@ export interface Dimension {
   percent: Record<string, number>;
 }
 
-export interface PeriodCount {
+interface PeriodCount {
   from: string;
   to: string;
   signups: number;
@@ -48,43 +45,16 @@ export interface Comparison {
   changePercent: number | null;
 }
 
-export interface Report {
-  format: typeof REPORT_FORMAT;
-  version: typeof REPORT_VERSION;
-  period: ReportPeriod;
-  totals: {
-    /** First sign-ups before the period's first day. */
-    before: number;
-    /** First sign-ups in the period. */
-    period: number;
-    /** Every sign-up up to `now`: before + period. */
-    all: number;
-  };
-  /** The period's days, YYYY-MM-DD (UTC). Every array below has one entry per day. */
-  days: string[];
-  signups: number[];
-  /** Mean of the day and the 6 before it, two decimals. */
-  average7: number[];
-  /** All sign-ups up to the end of the day (up to `now` on the last). */
-  cumulative: number[];
-  dimensions: Record<DimensionKey, Dimension>;
-  comparisons: {
-    /** The last 7 days (the day of `now` and the 6 before) against the 7 before them. */
-    week: Comparison;
-    /** The last 30 days against the 30 before them. */
-    month: Comparison;
-  };
-  /** Members at throwaway domains (recent.ts). */
-  throwaway: Recent['throwaway'];
-  /** First sign-ups per UTC hour over the last 48 hours, up to `now` (recent.ts). */
-  perHour: { hours: string[]; signups: number[] };
-}
-
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
-/** `series` must come from the store over storeRange(period), `recent` from the records as of period.now. */
-export function buildReport(period: ReportPeriod, series: DaySeries, recent: Recent): Report {
+/**
+ * `series` must come from the store over storeRange(period), `recent` from the records as of period.now.
+ * `average7` is the mean of the day and the 6 before it; `cumulative` counts every sign-up up to the
+ * end of each day (up to `now` on the last); the comparisons set the last 7 and 30 days against the
+ * ones before them.
+ */
+export function buildReport(period: ReportPeriod, series: DaySeries, recent: Recent) {
   const first = firstNeededDay(period);
   const length = daysBetween(first, period.to) + 1;
   // Every needed day, oldest first, zeros where the store had none.
@@ -122,8 +92,8 @@ export function buildReport(period: ReportPeriod, series: DaySeries, recent: Rec
     return { current, previous, change, changePercent: previous.signups ? round((change / previous.signups) * 100, 1) : null };
   };
   return {
-    format: REPORT_FORMAT,
-    version: REPORT_VERSION,
+    format: 'waitlist-report' as const,
+    version: 1 as const,
     period,
     totals: { before, period: periodTotal, all: before + periodTotal },
     days: Array.from({ length: period.days }, (_, i) => utcDay(dayStart(period.from, i))),
@@ -136,3 +106,5 @@ export function buildReport(period: ReportPeriod, series: DaySeries, recent: Rec
     perHour: { hours: recent.hours, signups: recent.perHour },
   };
 }
+
+export type Report = ReturnType<typeof buildReport>;
