@@ -52,13 +52,8 @@ async function recount(store: OperatorStore, now: number): Promise<{ recounted: 
   return { recounted, records };
 }
 
-interface Verified {
-  records: number;
-  differences: { count: string; answered: number; recounted: number }[];
-}
-
 /** Recounts until the answered counts hold still across a whole recount (sign-ups may be arriving). */
-async function verify(store: OperatorStore, now: number, answered: WaitlistStats): Promise<Verified> {
+async function verify(store: OperatorStore, now: number, answered: WaitlistStats) {
   let before = answered;
   for (let attempt = 1; ; attempt += 1) {
     const { recounted, records } = await recount(store, now);
