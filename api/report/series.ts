@@ -30,21 +30,6 @@ export interface Dimension {
   percent: Record<string, number>;
 }
 
-interface PeriodCount {
-  from: string;
-  to: string;
-  signups: number;
-}
-
-export interface Comparison {
-  current: PeriodCount;
-  previous: PeriodCount;
-  /** current − previous. */
-  change: number;
-  /** The change as a percentage of `previous`, one decimal; null when previous is 0. */
-  changePercent: number | null;
-}
-
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
@@ -81,11 +66,12 @@ export function buildReport(period: ReportPeriod, series: DaySeries, recent: Rec
       return [key, { title, answers, perDay, totals, percent }];
     }),
   ) as Record<DimensionKey, Dimension>;
-  const window = (days: number, back: number): PeriodCount => {
+  const window = (days: number, back: number) => {
     const end = length - 1 - back;
     return { from: utcDay(dayStart(first, end - days + 1)), to: utcDay(dayStart(first, end)), signups: sum(all.slice(end - days + 1, end + 1)) };
   };
-  const compare = (days: number): Comparison => {
+  // The change as a percentage of the previous count, one decimal; null when that is 0.
+  const compare = (days: number) => {
     const current = window(days, 0);
     const previous = window(days, days);
     const change = current.signups - previous.signups;
@@ -108,3 +94,4 @@ export function buildReport(period: ReportPeriod, series: DaySeries, recent: Rec
 }
 
 export type Report = ReturnType<typeof buildReport>;
+export type Comparison = Report['comparisons']['week'];

@@ -28,9 +28,6 @@ const CONNECTIONS = 4;
 /** Tries of one message against 4xx or an unreachable server; waits 1 s, 2 s, 4 s between them. */
 const ATTEMPTS = 4;
 const BACKOFF_MS = 1000;
-/** One line for an operator whose configuration has no mail server. */
-const NO_SMTP =
-  'No mail server configured: set SMTP_URL (e.g. smtp://user:password@mail.example.org:587) to send; --dry-run and --out work without it.';
 
 function wholeNumber(name: string, value: string | boolean | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -77,7 +74,7 @@ export async function run({ values }: Parsed): Promise<number> {
 
   const config = configOrExit();
   if (!dry && !config.SMTP_URL) {
-    process.stderr.write(`${NO_SMTP}\n`);
+    process.stderr.write('No mail server configured: set SMTP_URL (e.g. smtp://user:password@mail.example.org:587) to send; --dry-run and --out work without it.\n');
     return EXIT.error;
   }
   const render = await invitationRenderer(ROOT, config);

@@ -18,13 +18,12 @@ const BATCH = 10_000;
 /** Recounts tried while sign-ups keep changing the counts under it. */
 const ATTEMPTS = 5;
 
-type Groups = Pick<WaitlistStats, 'byLang' | 'byRole' | 'byBuilding' | 'bySource'>;
-const GROUPS: [keyof Groups, string][] = [
+const GROUPS = [
   ['byLang', 'language'],
   ['byRole', 'role'],
   ['byBuilding', 'use case'],
   ['bySource', 'form'],
-];
+] as const;
 const NUMBERS = ['total', 'last7Days', 'last30Days'] as const;
 
 /** Every number of a statistics answer by its name (`total`, `byRole.data`, …). */
