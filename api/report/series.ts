@@ -18,20 +18,21 @@ export const DIMENSIONS = [
 ] as const;
 export type DimensionKey = (typeof DIMENSIONS)[number]['key'];
 
-export interface Dimension {
-  title: string;
-  /** Every answer in the contract's order, then `unanswered` where the question is optional. */
-  answers: string[];
-  /** Per answer, sign-ups per day, aligned with Report.days. */
-  perDay: Record<string, number[]>;
-  /** Per answer, sign-ups in the period. */
-  totals: Record<string, number>;
-  /** Per answer, its percentage of the period's sign-ups, one decimal (0 when there are none). */
-  percent: Record<string, number>;
-}
-
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+/**
+ * One question over the days shown: every answer in the contract's order, then `unanswered` where
+ * the question is optional; per answer its sign-ups per day (aligned with the report's days), in the
+ * period, and as a percentage of the period's sign-ups, one decimal (0 when there are none).
+ */
+function dimensionOf(key: DimensionKey, title: string, shown: FieldCounts[], periodTotal: number) {
+  const answers = Object.keys(emptyCounts()[key]);
+  const perDay = Object.fromEntries(answers.map((a) => [a, shown.map((c) => c[key][a] ?? 0)]));
+  const totals = Object.fromEntries(answers.map((a) => [a, sum(perDay[a])]));
+  const percent = Object.fromEntries(answers.map((a) => [a, periodTotal ? round((totals[a] / periodTotal) * 100, 1) : 0]));
+  return { title, answers, perDay, totals, percent };
+}
 
 /**
  * `series` must come from the store over storeRange(period), `recent` from the records as of period.now.
@@ -57,15 +58,7 @@ export function buildReport(period: ReportPeriod, series: DaySeries, recent: Rec
   const cumulative = signups.map((n) => (running += n));
   const average7 = signups.map((_, i) => round(sum(all.slice(start + i - AVERAGE_DAYS + 1, start + i + 1)) / AVERAGE_DAYS, 2));
   const periodTotal = sum(signups);
-  const dimensions = Object.fromEntries(
-    DIMENSIONS.map(({ key, title }) => {
-      const answers = Object.keys(emptyCounts()[key]);
-      const perDay = Object.fromEntries(answers.map((a) => [a, shown.map((c) => c[key][a] ?? 0)]));
-      const totals = Object.fromEntries(answers.map((a) => [a, sum(perDay[a])]));
-      const percent = Object.fromEntries(answers.map((a) => [a, periodTotal ? round((totals[a] / periodTotal) * 100, 1) : 0]));
-      return [key, { title, answers, perDay, totals, percent }];
-    }),
-  ) as Record<DimensionKey, Dimension>;
+  const dimensions = Object.fromEntries(DIMENSIONS.map(({ key, title }) => [key, dimensionOf(key, title, shown, periodTotal)]));
   const window = (days: number, back: number) => {
     const end = length - 1 - back;
     return { from: utcDay(dayStart(first, end - days + 1)), to: utcDay(dayStart(first, end)), signups: sum(all.slice(end - days + 1, end + 1)) };
@@ -86,7 +79,7 @@ export function buildReport(period: ReportPeriod, series: DaySeries, recent: Rec
     signups,
     average7,
     cumulative,
-    dimensions,
+    dimensions: dimensions as Record<DimensionKey, ReturnType<typeof dimensionOf>>,
     comparisons: { week: compare(7), month: compare(30) },
     throwaway: recent.throwaway,
     perHour: { hours: recent.hours, signups: recent.perHour },
