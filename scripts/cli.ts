@@ -71,24 +71,18 @@ export async function runProgram(program: Program, argv: string[]): Promise<numb
   }
   const command = Object.hasOwn(program.commands, name) ? program.commands[name] : undefined;
   if (!command) return usageError(`unknown command ${JSON.stringify(name)}`, programUsage(program));
-  let parsed: Parsed;
   try {
-    parsed = parseCommand(command, rest);
+    const parsed = parseCommand(command, rest);
+    if (parsed.values.help) {
+      process.stdout.write(commandUsage(program, command));
+      return EXIT.ok;
+    }
+    return await command.run(parsed);
   } catch (error) {
+    // The parser's errors, and a value only the command can judge (a date, say): the usage follows.
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
       return usageError((error as Error).message, commandUsage(program, command));
     }
-    throw error;
-  }
-  if (parsed.values.help) {
-    process.stdout.write(commandUsage(program, command));
-    return EXIT.ok;
-  }
-  try {
-    return await command.run(parsed);
-  } catch (error) {
-    // A value the parser cannot judge (a date, say) is checked by the command.
-    if (error instanceof UsageError) return usageError(error.message, commandUsage(program, command));
     throw error;
   }
 }
@@ -141,6 +135,13 @@ export function write(text: string): Promise<void> {
     if (process.stdout.write(text)) done();
     else process.stdout.once('drain', done);
   });
+}
+
+/** A time the operator typed as `--name`: a date (UTC midnight) or an ISO date and time, in ms. */
+export function timeOption(name: string, value: string): number {
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw new UsageError(`--${name} must be a date or time such as 2026-11-01 or 2026-11-01T12:00:00Z, not ${JSON.stringify(value)}`);
+  return ms;
 }
 
 /** One JSON document on one line (for --json). */

@@ -20,10 +20,7 @@ async function withClients<T>(use: (clients: ClientRegistry) => Promise<T>): Pro
   }
 }
 
-/** What list shows of a client: never its secret hash. */
 const TOKENS_LIVE = `tokens already issued stay valid until they expire (at most ${TOKEN_TTL_SECONDS / 60} minutes)`;
-
-const visible = ({ id, name, createdAt, scopes }: ClientRecord) => ({ id, name, createdAt, scopes });
 
 const program: Program = {
   name: 'npm run clients --',
@@ -65,7 +62,8 @@ const program: Program = {
       options: { json: { type: 'boolean' } },
       async run({ values }) {
         const clients = await withClients((registry) => registry.list());
-        if (values.json) printJson(clients.map(visible));
+        // Never the secret hash.
+        if (values.json) printJson(clients.map(({ id, name, createdAt, scopes }) => ({ id, name, createdAt, scopes })));
         else if (clients.length === 0) console.log('No production clients. Create one with: npm run clients -- create NAME');
         else for (const client of clients) console.log(`${client.id}\t${client.createdAt}\t${client.name}`);
         return EXIT.ok;

@@ -14,7 +14,7 @@ import { LANGS, type Lang } from '../api/contract/index.ts';
 import { normaliseEmail } from '../api/sidecar/domain/email.ts';
 import { EXPORT_FORMATS, exportHeader, exportLine, type ExportFormat } from '../api/sidecar/domain/record-export.ts';
 import { openForOperator, type OperatorAccess } from '../api/sidecar/operator/access.ts';
-import { EXIT, main, printJson, UsageError, write, type Program } from './cli.ts';
+import { EXIT, main, printJson, timeOption, UsageError, write, type Program } from './cli.ts';
 import { check } from './waitlist/check.ts';
 import { eraseList } from './waitlist/erase-list.ts';
 import { invite } from './waitlist/invite.ts';
@@ -31,16 +31,6 @@ async function withStore<T>(intent: 'read' | 'write', use: (access: OperatorAcce
   } finally {
     await access.close();
   }
-}
-
-/** `--since` as an ISO time: a date (UTC midnight) or a date and time. */
-function sinceOption(value: string | boolean | undefined): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) {
-    throw new UsageError(`--since must be a date or time such as 2026-11-01 or 2026-11-01T12:00:00Z, not ${JSON.stringify(value)}`);
-  }
-  return new Date(ms).toISOString();
 }
 
 const program: Program = {
@@ -65,7 +55,8 @@ const program: Program = {
       options: { format: { type: 'string', choices: EXPORT_FORMATS }, lang: { type: 'string', choices: LANGS }, since: { type: 'string' } },
       async run({ values }) {
         const format = (values.format ?? 'jsonl') as ExportFormat;
-        const filter = { lang: values.lang as Lang | undefined, since: sinceOption(values.since) };
+        const since = typeof values.since === 'string' ? new Date(timeOption('since', values.since)).toISOString() : undefined;
+        const filter = { lang: values.lang as Lang | undefined, since };
         await withStore('read', async ({ store }) => {
           let lines = [exportHeader(format)];
           for await (const record of store.export(filter)) {

@@ -8,9 +8,9 @@ import type { Config, TopLevelSpec } from 'vega-lite';
 import { DIMENSIONS, type DimensionKey, type Report } from './series.ts';
 
 /** Blue, orange, green, purple, pink, cyan: ≥ 3:1 on white and on #111827. */
-export const SERIES_COLOURS = ['#3b82f6', '#ea580c', '#16a34a', '#a855f7', '#db2777', '#0891b2'];
+const SERIES_COLOURS = ['#3b82f6', '#ea580c', '#16a34a', '#a855f7', '#db2777', '#0891b2'];
 /** Unanswered is grey, whichever question: ≥ 3:1 on both backgrounds too. */
-export const UNANSWERED_COLOUR = '#808080';
+const UNANSWERED_COLOUR = '#808080';
 
 const WIDTH = 640;
 const HEIGHT = 220;

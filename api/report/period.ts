@@ -14,21 +14,18 @@ const COMPARED_DAYS = 60;
 /** Days of the trailing average. */
 export const AVERAGE_DAYS = 7;
 
-export interface ReportPeriod {
-  /** The time the report describes (ISO); first sign-ups after it are not counted. */
-  now: string;
-  /** First and last day shown (YYYY-MM-DD, UTC), both included. */
-  from: string;
-  to: string;
-  days: number;
-}
-
-/** From `--days` (default DEFAULT_DAYS) or `--since` (a UTC day): the period ending on the day of `now`. */
-export function reportPeriod(now: number, choice: { days?: number; since?: string }): ReportPeriod {
+/**
+ * From `--days` (default DEFAULT_DAYS) or `--since` (a UTC day): the period ending on the day of
+ * `now`, the time the report describes (first sign-ups after it are not counted); `from` and `to`
+ * are the first and last day shown (YYYY-MM-DD, UTC), both included.
+ */
+export function reportPeriod(now: number, choice: { days?: number; since?: string }) {
   const to = utcDay(now);
   const from = choice.since !== undefined ? utcDay(choice.since) : utcDay(dayStart(to, 1 - (choice.days ?? DEFAULT_DAYS)));
   return { now: new Date(now).toISOString(), from, to, days: daysBetween(from, to) + 1 };
 }
+
+export type ReportPeriod = ReturnType<typeof reportPeriod>;
 
 /** Whole days from `a` to `b` (both YYYY-MM-DD). */
 export function daysBetween(a: string, b: string): number {

@@ -7,19 +7,15 @@
 import { isDisposable } from '../deliverability/verdict.ts';
 import type { OperatorStore } from '../sidecar/store/waitlist-store.ts';
 
-export const RECENT_HOURS = 48;
+const RECENT_HOURS = 48;
 const HOUR_MS = 3_600_000;
 
-export interface Recent {
-  /** Members at a throwaway domain, and their percentage of all members (one decimal). */
-  throwaway: { members: number; percent: number };
-  /** The start of each UTC hour (ISO), oldest first; the last is the hour of `now`, counted up to `now`. */
-  hours: string[];
-  /** First sign-ups in each of those hours. */
-  perHour: number[];
-}
-
-export async function recentOf(store: Pick<OperatorStore, 'membersPerDomain' | 'export'>, now: number, list: ReadonlySet<string>): Promise<Recent> {
+/**
+ * Members at a throwaway domain and their percentage of all members (one decimal); the start of each
+ * UTC hour (ISO), oldest first, the last being the hour of `now` counted up to `now`; and the first
+ * sign-ups in each of those hours.
+ */
+export async function recentOf(store: Pick<OperatorStore, 'membersPerDomain' | 'export'>, now: number, list: ReadonlySet<string>) {
   const first = (Math.floor(now / HOUR_MS) - RECENT_HOURS + 1) * HOUR_MS;
   const perHour = new Array<number>(RECENT_HOURS).fill(0);
   for await (const record of store.export({ since: new Date(first).toISOString() })) {
@@ -38,3 +34,5 @@ export async function recentOf(store: Pick<OperatorStore, 'membersPerDomain' | '
     perHour,
   };
 }
+
+export type Recent = Awaited<ReturnType<typeof recentOf>>;

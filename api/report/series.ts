@@ -9,9 +9,6 @@ import { emptyCounts, type FieldCounts } from '../sidecar/domain/stats.ts';
 import { AVERAGE_DAYS, daysBetween, firstNeededDay, type ReportPeriod } from './period.ts';
 import type { Recent } from './recent.ts';
 
-export const REPORT_FORMAT = 'waitlist-report';
-export const REPORT_VERSION = 1;
-
 /** The questions, in the order the report shows them; keys as in the statistics (WaitlistStats). */
 export const DIMENSIONS = [
   { key: 'byLang', title: 'Language' },
@@ -21,70 +18,29 @@ export const DIMENSIONS = [
 ] as const;
 export type DimensionKey = (typeof DIMENSIONS)[number]['key'];
 
-export interface Dimension {
-  title: string;
-  /** Every answer in the contract's order, then `unanswered` where the question is optional. */
-  answers: string[];
-  /** Per answer, sign-ups per day, aligned with Report.days. */
-  perDay: Record<string, number[]>;
-  /** Per answer, sign-ups in the period. */
-  totals: Record<string, number>;
-  /** Per answer, its percentage of the period's sign-ups, one decimal (0 when there are none). */
-  percent: Record<string, number>;
-}
-
-export interface PeriodCount {
-  from: string;
-  to: string;
-  signups: number;
-}
-
-export interface Comparison {
-  current: PeriodCount;
-  previous: PeriodCount;
-  /** current − previous. */
-  change: number;
-  /** The change as a percentage of `previous`, one decimal; null when previous is 0. */
-  changePercent: number | null;
-}
-
-export interface Report {
-  format: typeof REPORT_FORMAT;
-  version: typeof REPORT_VERSION;
-  period: ReportPeriod;
-  totals: {
-    /** First sign-ups before the period's first day. */
-    before: number;
-    /** First sign-ups in the period. */
-    period: number;
-    /** Every sign-up up to `now`: before + period. */
-    all: number;
-  };
-  /** The period's days, YYYY-MM-DD (UTC). Every array below has one entry per day. */
-  days: string[];
-  signups: number[];
-  /** Mean of the day and the 6 before it, two decimals. */
-  average7: number[];
-  /** All sign-ups up to the end of the day (up to `now` on the last). */
-  cumulative: number[];
-  dimensions: Record<DimensionKey, Dimension>;
-  comparisons: {
-    /** The last 7 days (the day of `now` and the 6 before) against the 7 before them. */
-    week: Comparison;
-    /** The last 30 days against the 30 before them. */
-    month: Comparison;
-  };
-  /** Members at throwaway domains (recent.ts). */
-  throwaway: Recent['throwaway'];
-  /** First sign-ups per UTC hour over the last 48 hours, up to `now` (recent.ts). */
-  perHour: { hours: string[]; signups: number[] };
-}
-
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
-/** `series` must come from the store over storeRange(period), `recent` from the records as of period.now. */
-export function buildReport(period: ReportPeriod, series: DaySeries, recent: Recent): Report {
+/**
+ * One question over the days shown: every answer in the contract's order, then `unanswered` where
+ * the question is optional; per answer its sign-ups per day (aligned with the report's days), in the
+ * period, and as a percentage of the period's sign-ups, one decimal (0 when there are none).
+ */
+function dimensionOf(key: DimensionKey, title: string, shown: FieldCounts[], periodTotal: number) {
+  const answers = Object.keys(emptyCounts()[key]);
+  const perDay = Object.fromEntries(answers.map((a) => [a, shown.map((c) => c[key][a] ?? 0)]));
+  const totals = Object.fromEntries(answers.map((a) => [a, sum(perDay[a])]));
+  const percent = Object.fromEntries(answers.map((a) => [a, periodTotal ? round((totals[a] / periodTotal) * 100, 1) : 0]));
+  return { title, answers, perDay, totals, percent };
+}
+
+/**
+ * `series` must come from the store over storeRange(period), `recent` from the records as of period.now.
+ * `average7` is the mean of the day and the 6 before it; `cumulative` counts every sign-up up to the
+ * end of each day (up to `now` on the last); the comparisons set the last 7 and 30 days against the
+ * ones before them.
+ */
+export function buildReport(period: ReportPeriod, series: DaySeries, recent: Recent) {
   const first = firstNeededDay(period);
   const length = daysBetween(first, period.to) + 1;
   // Every needed day, oldest first, zeros where the store had none.
@@ -102,37 +58,33 @@ export function buildReport(period: ReportPeriod, series: DaySeries, recent: Rec
   const cumulative = signups.map((n) => (running += n));
   const average7 = signups.map((_, i) => round(sum(all.slice(start + i - AVERAGE_DAYS + 1, start + i + 1)) / AVERAGE_DAYS, 2));
   const periodTotal = sum(signups);
-  const dimensions = Object.fromEntries(
-    DIMENSIONS.map(({ key, title }) => {
-      const answers = Object.keys(emptyCounts()[key]);
-      const perDay = Object.fromEntries(answers.map((a) => [a, shown.map((c) => c[key][a] ?? 0)]));
-      const totals = Object.fromEntries(answers.map((a) => [a, sum(perDay[a])]));
-      const percent = Object.fromEntries(answers.map((a) => [a, periodTotal ? round((totals[a] / periodTotal) * 100, 1) : 0]));
-      return [key, { title, answers, perDay, totals, percent }];
-    }),
-  ) as Record<DimensionKey, Dimension>;
-  const window = (days: number, back: number): PeriodCount => {
+  const dimensions = Object.fromEntries(DIMENSIONS.map(({ key, title }) => [key, dimensionOf(key, title, shown, periodTotal)]));
+  const window = (days: number, back: number) => {
     const end = length - 1 - back;
     return { from: utcDay(dayStart(first, end - days + 1)), to: utcDay(dayStart(first, end)), signups: sum(all.slice(end - days + 1, end + 1)) };
   };
-  const compare = (days: number): Comparison => {
+  // The change as a percentage of the previous count, one decimal; null when that is 0.
+  const compare = (days: number) => {
     const current = window(days, 0);
     const previous = window(days, days);
     const change = current.signups - previous.signups;
     return { current, previous, change, changePercent: previous.signups ? round((change / previous.signups) * 100, 1) : null };
   };
   return {
-    format: REPORT_FORMAT,
-    version: REPORT_VERSION,
+    format: 'waitlist-report' as const,
+    version: 1 as const,
     period,
     totals: { before, period: periodTotal, all: before + periodTotal },
     days: Array.from({ length: period.days }, (_, i) => utcDay(dayStart(period.from, i))),
     signups,
     average7,
     cumulative,
-    dimensions,
+    dimensions: dimensions as Record<DimensionKey, ReturnType<typeof dimensionOf>>,
     comparisons: { week: compare(7), month: compare(30) },
     throwaway: recent.throwaway,
     perHour: { hours: recent.hours, signups: recent.perHour },
   };
 }
+
+export type Report = ReturnType<typeof buildReport>;
+export type Comparison = Report['comparisons']['week'];

@@ -7,11 +7,8 @@ import { change, count, fixed, moment, percent, span } from './format.ts';
 import { DIMENSIONS, type Comparison, type Report } from './series.ts';
 
 const MARKS = '▁▂▃▄▅▆▇█';
-export const SPARK_WIDTH = 60;
+const SPARK_WIDTH = 60;
 const LABEL = 30;
-
-/** Days per mark for a period of `days` days. */
-export const daysPerMark = (days: number): number => Math.ceil(days / SPARK_WIDTH);
 
 /** One mark per `per` days (sums; the first mark may hold fewer days), scaled to the series' largest. */
 export function sparkline(values: number[], per: number, mean = false): string {
@@ -35,7 +32,7 @@ function compared(label: string, c: Comparison): string[] {
 
 export function reportText(report: Report): string {
   const { from, to, days, now } = report.period;
-  const per = daysPerMark(days);
+  const per = Math.ceil(days / SPARK_WIDTH);
   const spark = (values: number[], mean = false) => `  ${sparkline(values, per, mean)}`;
   const lines = [
     `Waitlist report: ${span(from, to)} (${days} ${days === 1 ? 'day' : 'days'}, UTC), as of ${moment(now)}`,

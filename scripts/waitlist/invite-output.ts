@@ -3,19 +3,20 @@
  * left, rate, time left), and with --json one JSON line per member outcome on stdout, the only
  * place an address appears, then a summary line. Log lines never hold an address: server replies
  * are passed through the log redaction (a reply often quotes the recipient).
+ *
+ * Before that, the members an earlier run claimed and never confirmed: it stopped (a crash, a kill,
+ * a lost connection) between handing their message to the mail server and the server's answer, so
+ * they may have it. Every run lists them first; none is sent again or skipped silently. The log
+ * names them by Message-ID (to look up in the mail server's log), --json by address too.
  */
 import cliProgress from 'cli-progress';
 import type { Outcome, RunSummary } from '../../api/invite/run.ts';
 import { redact } from '../../api/log/redact.ts';
+import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { printJson } from '../cli.ts';
 import { leftOutLine } from './invite-preview.ts';
 
-export interface RunOutput {
-  outcome(outcome: Outcome): void;
-  finish(summary: RunSummary): void;
-}
-
-export function runOutput(total: number, json: boolean): RunOutput {
+export function runOutput(total: number, json: boolean) {
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar(
         {
@@ -36,7 +37,7 @@ export function runOutput(total: number, json: boolean): RunOutput {
   };
   bar?.start(total, 0, payload());
   return {
-    outcome(outcome) {
+    outcome(outcome: Outcome) {
       if (json) printJson(outcome);
       // Left out: counted in the summary, never among the messages the bar counts.
       if (outcome.state === 'left_out') return;
@@ -50,7 +51,7 @@ export function runOutput(total: number, json: boolean): RunOutput {
       }
       bar?.increment(1, payload());
     },
-    finish(summary) {
+    finish(summary: RunSummary) {
       bar?.update(payload());
       bar?.stop();
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -61,4 +62,23 @@ export function runOutput(total: number, json: boolean): RunOutput {
       if (json) printJson({ summary });
     },
   };
+}
+
+/** Message-IDs listed in the log before "and N more". */
+const LISTED = 20;
+
+export function reportUnconfirmed(records: readonly WaitlistRecord[], { json, resend }: { json: boolean; resend: boolean }): void {
+  if (records.length === 0) return;
+  const lines = [
+    `${records.length} member(s) were claimed by an earlier run that stopped before the mail server confirmed their message; they may have received it.`,
+    resend
+      ? 'They are sent again first (--resend-unconfirmed).'
+      : 'They are not sent again: check the Message-IDs in the mail server\'s log; to send to them anyway, add --resend-unconfirmed.',
+    ...records.slice(0, LISTED).map((r) => `  ${r.invitation!.messageId} claimed ${r.invitation!.claimedAt} (${r.lang})`),
+    ...(records.length > LISTED ? [`  … and ${records.length - LISTED} more (--json lists them all)`] : []),
+  ];
+  process.stderr.write(`${lines.join('\n')}\n`);
+  if (json) {
+    for (const r of records) printJson({ email: r.email, lang: r.lang, state: 'unconfirmed', messageId: r.invitation!.messageId, claimedAt: r.invitation!.claimedAt, earlierRun: true });
+  }
 }

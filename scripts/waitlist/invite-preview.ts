@@ -46,17 +46,16 @@ export function perLanguage(records: readonly { lang: Lang }[]): string {
   return LANGS.map((lang) => `${lang} ${records.filter((r) => r.lang === lang).length}`).join(', ');
 }
 
-/** One message as RFC 5322 bytes, exactly as the mail server would receive it (DKIM aside). */
-export function messageBytes(render: Renderer, record: Pick<WaitlistRecord, 'lang' | 'createdAt'>, envelope: Envelope): Promise<Buffer> {
-  return new MailComposer(composeInvitation(render(record), envelope)).compile().build();
-}
-
-/** Renders every message (a template error shows here too); with `outDir`, writes 0001-en.eml, 0002-de.eml, …. */
+/**
+ * Renders every message (a template error shows here too); with `outDir`, writes 0001-en.eml,
+ * 0002-de.eml, …: each as RFC 5322 bytes, exactly as the mail server would receive it (DKIM aside).
+ */
 export async function dryRun(render: Renderer, records: readonly WaitlistRecord[], envelope: Omit<Envelope, 'to' | 'messageId'>, domain: string, outDir?: string): Promise<void> {
   if (outDir) await mkdir(outDir, { recursive: true, mode: 0o700 });
   const width = Math.max(4, String(records.length).length);
   for (const [i, record] of records.entries()) {
-    const bytes = await messageBytes(render, record, { ...envelope, to: record.email, messageId: `<dry-run-${i + 1}@${domain}>` });
+    const message = composeInvitation(render(record), { ...envelope, to: record.email, messageId: `<dry-run-${i + 1}@${domain}>` });
+    const bytes = await new MailComposer(message).compile().build();
     // Mode 0600: each file holds a member's address.
     if (outDir) await writeFile(path.join(outDir, `${String(i + 1).padStart(width, '0')}-${record.lang}.eml`), bytes, { mode: 0o600 });
   }

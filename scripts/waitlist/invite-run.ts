@@ -1,26 +1,26 @@
 /**
  * The run of `npm run waitlist -- invite` (its usage is in invite.ts, which loads this file only
  * when the command runs, so that the other commands never load the mail and Markdown libraries):
- * selection, confirmation and output; the sending in api/invite/run.ts, the message in
- * invite-message.ts, previews in invite-preview.ts.
+ * selection, confirmation, samples; the sending in api/invite/run.ts, the message in
+ * invite-message.ts, previews in invite-preview.ts, what the run shows in invite-output.ts.
  */
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { configOrExit } from '../../api/config.ts';
+import { configOrExit, type Config } from '../../api/config.ts';
 import { BRAND } from '../../api/contract/brand.ts';
 import { LANGS, type Lang } from '../../api/contract/index.ts';
 import { createDomainCheck } from '../../api/deliverability/domain-check.ts';
-import { senderDomain } from '../../api/invite/compose.ts';
+import { composeInvitation, senderDomain } from '../../api/invite/compose.ts';
 import { runInvitations } from '../../api/invite/run.ts';
-import { openMailServer } from '../../api/invite/transport.ts';
+import { failureReply, openMailServer } from '../../api/invite/transport.ts';
+import { redact } from '../../api/log/redact.ts';
 import { normaliseEmail } from '../../api/sidecar/domain/email.ts';
-import type { InviteFilter } from '../../api/sidecar/domain/invitation.ts';
+import { newMessageId, type InviteFilter } from '../../api/sidecar/domain/invitation.ts';
 import { openForOperator } from '../../api/sidecar/operator/access.ts';
 import { confirmed, EXIT, UsageError, type Parsed } from '../cli.ts';
-import { invitationRenderer } from './invite-message.ts';
-import { runOutput } from './invite-output.ts';
+import { invitationRenderer, type Renderer } from './invite-message.ts';
+import { reportUnconfirmed, runOutput } from './invite-output.ts';
 import { dryRun, leftOutLine, nextInvitees, perLanguage } from './invite-preview.ts';
-import { sendSamples } from './invite-sample.ts';
-import { reportUnconfirmed } from './invite-unconfirmed.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Messages in flight at once (SMTP connections of the pool). */
@@ -28,9 +28,6 @@ const CONNECTIONS = 4;
 /** Tries of one message against 4xx or an unreachable server; waits 1 s, 2 s, 4 s between them. */
 const ATTEMPTS = 4;
 const BACKOFF_MS = 1000;
-/** One line for an operator whose configuration has no mail server. */
-const NO_SMTP =
-  'No mail server configured: set SMTP_URL (e.g. smtp://user:password@mail.example.org:587) to send; --dry-run and --out work without it.';
 
 function wholeNumber(name: string, value: string | boolean | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -39,6 +36,28 @@ function wholeNumber(name: string, value: string | boolean | undefined, min: num
     throw new UsageError(`--${name} must be ${name === 'count' ? 'a whole number' : 'a number'} of at least ${min}, not ${JSON.stringify(value)}`);
   }
   return n;
+}
+
+/** `invite --to ADDRESS`: one sample of each language to the operator's own address; nobody is marked. */
+async function sendSamples(config: Config, render: Renderer, langs: Lang[], envelope: { from: string; to: string; domain: string }): Promise<number> {
+  const mail = await openMailServer(config, 1);
+  try {
+    for (const lang of langs) {
+      const now = new Date();
+      const messageId = newMessageId(randomUUID(), envelope.domain);
+      try {
+        await mail.sendMail(composeInvitation(render({ lang, createdAt: now.toISOString() }), { from: envelope.from, to: envelope.to, messageId, date: now }));
+      } catch (error) {
+        process.stderr.write(`The ${lang} sample was not sent: ${redact(failureReply(error))}\n`);
+        return EXIT.error;
+      }
+      // The address is the one the operator typed, echoed back.
+      process.stderr.write(`Sent the ${lang} sample to ${envelope.to} (${messageId}). Nobody on the list was marked.\n`);
+    }
+    return EXIT.ok;
+  } finally {
+    mail.close();
+  }
 }
 
 export async function run({ values }: Parsed): Promise<number> {
@@ -55,7 +74,7 @@ export async function run({ values }: Parsed): Promise<number> {
 
   const config = configOrExit();
   if (!dry && !config.SMTP_URL) {
-    process.stderr.write(`${NO_SMTP}\n`);
+    process.stderr.write('No mail server configured: set SMTP_URL (e.g. smtp://user:password@mail.example.org:587) to send; --dry-run and --out work without it.\n');
     return EXIT.error;
   }
   const render = await invitationRenderer(ROOT, config);
@@ -132,4 +151,3 @@ export async function run({ values }: Parsed): Promise<number> {
     await access.close();
   }
 }
-

@@ -1,13 +1,8 @@
 /** A progress bar on stderr when it is a terminal; nothing at all in a pipe or a log. */
 import cliProgress from 'cli-progress';
 
-export interface Progress {
-  tick(count?: number): void;
-  stop(): void;
-}
-
-export function progressBar(total: number, label: string): Progress {
-  if (!process.stderr.isTTY) return { tick() {}, stop() {} };
+export function progressBar(total: number, label: string) {
+  if (!process.stderr.isTTY) return { tick: (_count?: number) => {}, stop: () => {} };
   const bar = new cliProgress.SingleBar(
     { stream: process.stderr, format: ` ${label} {bar} {value}/{total} | {eta_formatted} left`, hideCursor: true },
     cliProgress.Presets.shades_classic,

@@ -15,17 +15,10 @@ import { DEFAULT_DAYS, MAX_DAYS, reportPeriod, storeRange } from '../../api/repo
 import { recentOf } from '../../api/report/recent.ts';
 import { buildReport, type Report } from '../../api/report/series.ts';
 import { openForOperator } from '../../api/sidecar/operator/access.ts';
-import { EXIT, UsageError, write, type Subcommand } from '../cli.ts';
+import { EXIT, timeOption, UsageError, write, type Subcommand } from '../cli.ts';
 
 const FORMATS = ['html', 'text', 'json'] as const;
 type Format = (typeof FORMATS)[number];
-
-/** A time the operator typed: a date (UTC midnight) or an ISO date and time. */
-function timeOption(name: string, value: string): number {
-  const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) throw new UsageError(`--${name} must be a date or time such as 2026-11-01 or 2026-11-01T12:00:00Z, not ${JSON.stringify(value)}`);
-  return ms;
-}
 
 function daysOption(value: string): number {
   const days = /^\d+$/.test(value) ? Number(value) : Number.NaN;
@@ -34,14 +27,15 @@ function daysOption(value: string): number {
 }
 
 function periodOf(values: Record<string, string | boolean | undefined>) {
-  const str = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
-  const now = str('now') !== undefined ? timeOption('now', str('now')!) : Date.now();
-  if (str('days') !== undefined && str('since') !== undefined) throw new UsageError('--days and --since both choose the first day: give one of them');
-  const days = str('days') !== undefined ? daysOption(str('days')!) : undefined;
-  const since = str('since') !== undefined ? new Date(timeOption('since', str('since')!)).toISOString() : undefined;
-  const period = reportPeriod(now, { days, since });
-  if (period.days < 1) throw new UsageError(`--since ${str('since')} is after the report's last day, ${period.to}`);
-  if (period.days > MAX_DAYS) throw new UsageError(`--since ${str('since')} is more than ${MAX_DAYS} days before ${period.to}`);
+  // Every option of the period is a string option: parseArgs gives a string or nothing.
+  const { now, days, since } = values as Record<string, string | undefined>;
+  if (days !== undefined && since !== undefined) throw new UsageError('--days and --since both choose the first day: give one of them');
+  const period = reportPeriod(now === undefined ? Date.now() : timeOption('now', now), {
+    days: days === undefined ? undefined : daysOption(days),
+    since: since === undefined ? undefined : new Date(timeOption('since', since)).toISOString(),
+  });
+  if (period.days < 1) throw new UsageError(`--since ${since} is after the report's last day, ${period.to}`);
+  if (period.days > MAX_DAYS) throw new UsageError(`--since ${since} is more than ${MAX_DAYS} days before ${period.to}`);
   return period;
 }
 

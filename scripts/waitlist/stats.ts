@@ -18,13 +18,12 @@ const BATCH = 10_000;
 /** Recounts tried while sign-ups keep changing the counts under it. */
 const ATTEMPTS = 5;
 
-type Groups = Pick<WaitlistStats, 'byLang' | 'byRole' | 'byBuilding' | 'bySource'>;
-const GROUPS: [keyof Groups, string][] = [
+const GROUPS = [
   ['byLang', 'language'],
   ['byRole', 'role'],
   ['byBuilding', 'use case'],
   ['bySource', 'form'],
-];
+] as const;
 const NUMBERS = ['total', 'last7Days', 'last30Days'] as const;
 
 /** Every number of a statistics answer by its name (`total`, `byRole.data`, …). */
@@ -52,13 +51,8 @@ async function recount(store: OperatorStore, now: number): Promise<{ recounted: 
   return { recounted, records };
 }
 
-interface Verified {
-  records: number;
-  differences: { count: string; answered: number; recounted: number }[];
-}
-
 /** Recounts until the answered counts hold still across a whole recount (sign-ups may be arriving). */
-async function verify(store: OperatorStore, now: number, answered: WaitlistStats): Promise<Verified> {
+async function verify(store: OperatorStore, now: number, answered: WaitlistStats) {
   let before = answered;
   for (let attempt = 1; ; attempt += 1) {
     const { recounted, records } = await recount(store, now);
