@@ -5,7 +5,7 @@
  * signal that reaches the supervised sidecar directly (systemd's KillMode=control-group, `kill`
  * of every pid) is reported to the front instead (`{type: 'signalled'}`): closing the API at once
  * would fail requests the front is still passing on. The front then stops it in turn, or, when
- * the signal was for the sidecar alone, stops it and starts a new one (api/front/supervisor.ts).
+ * the signal was for the sidecar alone, stops it and starts a new one (api/start/supervisor.ts).
  */
 import type { Logger } from './http/log.ts';
 

@@ -61,7 +61,7 @@ export function statsOf(counts: FieldCounts, last7Days: number, last30Days: numb
   } as WaitlistStats;
 }
 
-/** A full recount: the definition the stores' own counting is held to (test/api/stats-counts.test.ts). */
+/** A full recount: the definition the stores' own counting is held to (test/api/postgres-stats-counters.test.ts holds the PostgreSQL counters to it). */
 export function computeStats(records: Iterable<WaitlistRecord>, now: number): WaitlistStats {
   const counts = emptyCounts();
   const { since7, since30 } = windowStarts(now);
