@@ -3,7 +3,8 @@
  * in its documented format (`{"format":"waitlist-store","version":1,"records":[…]}`, which the
  * sidecar validates on start), and PostgreSQL set up by the checkout's own
  * `npm run waitlist -- migrate`, so every table, index and counter is the checkout's.
- * First sign-ups are spread over 60 days, with every answer and none.
+ * First sign-ups are spread over 60 days, with every answer and none. Addresses are
+ * `seed<i>@example.com`, or with `domains` set `seed<i>@d<i % domains>.test` (`seedDomain`).
  */
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
@@ -22,12 +23,15 @@ const SPREAD_MS = 60 * 24 * 3600 * 1000;
 /** The `i`th answer of `values`, or none (an unanswered question) once in every `values.length + 1`. */
 const pick = <T>(values: readonly T[], i: number): T | undefined => values[i % (values.length + 1)];
 
-function record(i: number, size: number, now: number): object {
+/** The domain of the `i`th member: example.com, or one of `domains` under .test. */
+export const seedDomain = (i: number, domains: number): string => (domains ? `d${i % domains}.test` : 'example.com');
+
+function record(i: number, size: number, now: number, domains: number): object {
   const at = new Date(now - ((size - i) / size) * SPREAD_MS).toISOString();
   const lang = LANGS[i % LANGS.length];
   const source = pick(SOURCES, i);
   return {
-    email: `seed${i}@example.com`,
+    email: `seed${i}@${seedDomain(i, domains)}`,
     createdAt: at,
     consentAt: at,
     updatedAt: at,
@@ -40,13 +44,13 @@ function record(i: number, size: number, now: number): object {
 }
 
 /** The JSON store's data file in `dataDir` with records `from` to `to - 1` of a list of `size`. */
-export async function writeJsonStore(dataDir: string, size: number, from = 0, to = size): Promise<void> {
+export async function writeJsonStore(dataDir: string, size: number, from = 0, to = size, domains = 0): Promise<void> {
   await mkdir(dataDir, { recursive: true });
   const file = createWriteStream(path.join(dataDir, 'waitlist.json'));
   const now = Date.now();
   file.write('{"format":"waitlist-store","version":1,"records":[');
   for (let i = from; i < to; i++) {
-    const line = (i > from ? ',' : '') + JSON.stringify(record(i, size, now));
+    const line = (i > from ? ',' : '') + JSON.stringify(record(i, size, now, domains));
     if (!file.write(line)) await once(file, 'drain');
   }
   file.end(']}\n');
@@ -60,16 +64,16 @@ export async function writeJsonStore(dataDir: string, size: number, from = 0, to
  * (the statistics' counters) as the command leaves them after any bulk copy. The statistics bench
  * verifies them with `waitlist stats --verify`.
  */
-export async function fillPostgres(checkout: Checkout, url: string, size: number): Promise<void> {
+export async function fillPostgres(checkout: Checkout, url: string, size: number, domains = 0): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-seed-'));
   const migrate = () => mustRun(checkout, 'scripts/waitlist.ts', ['migrate', '--to', url], productEnv({ DATA_DIR: dataDir }));
   try {
-    await writeJsonStore(dataDir, size, 0, 1);
+    await writeJsonStore(dataDir, size, 0, 1, domains);
     await during(`${checkout.label}: PostgreSQL schema through migrate`, migrate);
     const db = new pg.Client({ connectionString: url });
     await db.connect();
     try {
-      await during(`${checkout.label}: PostgreSQL, ${size.toLocaleString('en-US')} records`, db.query(FILL_SQL, [size, CONSENT_TEXT_VERSION, SPREAD_MS]));
+      await during(`${checkout.label}: PostgreSQL, ${size.toLocaleString('en-US')} records`, db.query(FILL_SQL, [size, CONSENT_TEXT_VERSION, SPREAD_MS, domains]));
       await db.query('VACUUM ANALYZE waitlist');
     } finally {
       await db.end();
@@ -87,7 +91,7 @@ const sqlPick = (values: readonly string[]) => `(ARRAY[${values.map((v) => `'${v
 const FILL_SQL = `
 INSERT INTO waitlist (email, created_at, consent_at, updated_at, lang, role, building, source,
                       consent_form, consent_channel, consent_lang, consent_text_version)
-SELECT 'seed' || i || '@example.com', t, t, t, (ARRAY['${LANGS.join("', '")}'])[1 + i % ${LANGS.length}],
+SELECT 'seed' || i || '@' || CASE WHEN $4 = 0 THEN 'example.com' ELSE 'd' || i % $4 || '.test' END, t, t, t, (ARRAY['${LANGS.join("', '")}'])[1 + i % ${LANGS.length}],
        ${sqlPick(ROLES)}, ${sqlPick(BUILDING)}, ${sqlPick(SOURCES)},
        coalesce(${sqlPick(SOURCES)}, 'api'), 'json', (ARRAY['${LANGS.join("', '")}'])[1 + i % ${LANGS.length}], $2
 FROM generate_series(1, $1 - 1) AS i,

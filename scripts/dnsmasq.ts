@@ -1,19 +1,23 @@
 /**
- * A throwaway DNS server for tests and the benchmark: Debian's dnsmasq (package dnsmasq-base) on a
- * free loopback port, answering from the records it is given (dnsmasq's configuration lines, such as
- * `mx-host=mx.test,mail.mx.test,10`) and nothing else: no /etc/hosts, no resolv.conf, no upstream.
+ * A throwaway DNS server for the tests and the clean list's bench: Debian's dnsmasq (package
+ * dnsmasq-base) on a free loopback port, answering from the records it is given (dnsmasq's
+ * configuration lines, such as `mx-host=mx.test,mail.mx.test,10`) and nothing else: no /etc/hosts,
+ * no resolv.conf, no upstream.
  * A name in a zone made `local=/zone/` that has no record does not exist (NXDOMAIN); a name outside
  * every local zone is refused (REFUSED), as a server that will not answer for it. It runs in the
  * foreground, so the PID held is the server's, and is stopped by that PID.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from '../stack.ts';
-import { findBinary } from './require.ts';
+import { delimiter, join } from 'node:path';
+import { freePort } from './ports.ts';
 
-export const DNSMASQ_BINARY = findBinary(['dnsmasq'], ['/usr/sbin', '/sbin']);
+/** Debian installs it in /usr/sbin, which a user's PATH may lack. */
+export const DNSMASQ_BINARY = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/sbin']
+  .map((dir) => join(dir, 'dnsmasq'))
+  .find((candidate) => existsSync(candidate));
 
 export interface DnsServer {
   /** `127.0.0.1:port`, as DNS_SERVERS takes it. */
