@@ -80,10 +80,10 @@ async function measure(store: 'json' | 'postgres', checkout: Checkout): Promise<
   }
 }
 
-/** True when an older checkout lacks the command; any failure of this checkout's is an error. */
+/** True when an older checkout lacks the command (the usage error, exit 2); any other failure is an error. */
 function absent(run: CommandRun, checkout: Checkout): boolean {
   if (run.code === 0) return false;
-  if (checkout.label === 'after') throw new Error(`a waitlist command exited with ${run.code}:\n${run.stderr}`);
-  phase(`  ${checkout.label}: exit ${run.code}, a command this checkout does not have: skipped`);
+  if (checkout.label === 'after' || run.code !== 2) throw new Error(`waitlist exited with ${run.code} (${checkout.label}):\n${run.stderr}`);
+  phase(`  ${checkout.label}: a command this checkout does not have (exit 2): skipped`);
   return true;
 }
