@@ -6,9 +6,6 @@
  * character references (`&#64;`, `&commat;`, `\u0040`) recognised. A word that then holds an `@`
  * or a JWT is replaced whole by `[redacted]`.
  */
-// querystring.unescape never throws: invalid UTF-8 becomes U+FFFD, a stray `%` stays.
-import { unescape as percentDecode } from 'node:querystring';
-
 export const REDACTED = '[redacted]';
 
 /** C0/C1 controls, line/paragraph separators and bidi overrides: each could forge or hide a line. */
@@ -42,6 +39,25 @@ function* spellings(word: string): Generator<string> {
     if (next === current) return;
     current = next;
   }
+}
+
+/** Percent-decoding that never throws: invalid UTF-8 becomes U+FFFD, a stray `%` stays. */
+export function percentDecode(text: string): string {
+  if (!/%[0-9a-f]{2}/i.test(text)) return text;
+  const bytes: number[] = [];
+  const encoder = new TextEncoder();
+  for (let i = 0; i < text.length; ) {
+    const hex = text[i] === '%' ? text.slice(i + 1, i + 3) : '';
+    if (/^[0-9a-f]{2}$/i.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16));
+      i += 3;
+    } else {
+      const char = String.fromCodePoint(text.codePointAt(i)!);
+      bytes.push(...encoder.encode(char));
+      i += char.length;
+    }
+  }
+  return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
 /** A path is logged up to this many characters; longer ones are cut after redaction. */
