@@ -6,7 +6,9 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../api/contract/index.ts';
-import { createLogger } from '../../api/log/logger.ts';
+import fc from 'fast-check';
+import { createLogger, redactString } from '../../api/log/logger.ts';
+import { redact } from '../../api/log/redact.ts';
 import { createApp } from '../../api/sidecar/app.ts';
 import { send } from '../support/request.ts';
 import { harness } from './support/harness.ts';
@@ -66,6 +68,12 @@ describe('logger', () => {
     const stream = new Writable({ write: (chunk, _encoding, done) => ((text += chunk), done()) });
     createLogger('front', { LOG_LEVEL: 'info' }, stream).info('hello');
     expect(JSON.parse(text)).toMatchObject({ name: 'front', msg: 'hello' });
+  });
+
+  it("logger: the request line's shortcut past redact() gives redact()'s answer for every string (seeded)", () => {
+    const pieces = ['a', 'Z', '0', '/', '.', '-', '_', ':', '+', '=', '@', '%40', '%2540', '＠', 'eyJ', 'eyJhbGciOiJIUzI1NiJ9', '&#64;', '\\u0040', ' ', '\n', 'é', '[', ']'];
+    const text = fc.oneof(fc.string(), fc.array(fc.constantFrom(...pieces), { maxLength: 12 }).map((parts) => parts.join('')));
+    fc.assert(fc.property(text, (value) => redactString(value) === redact(value)), { seed: 9, numRuns: 5_000 });
   });
 
   it('logger: LOG_LEVEL=warn drops info lines and keeps warnings', () => {
