@@ -1,4 +1,4 @@
-/** The contract (shared/spec/website-api.md) as code. Imports nothing but zod. */
+/** The contract (the website-and-API specification) as code. Imports nothing but zod. */
 export * from './limits.ts';
 export * from './enums.ts';
 export * from './errors.ts';

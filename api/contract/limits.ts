@@ -1,5 +1,5 @@
 /**
- * Numbers and constants fixed by the contract (shared/spec/website-api.md, parts 2, 5, 8 and 9).
+ * Numbers and constants fixed by the contract (the specification's parts 2, 5, 8 and 9).
  * This file and its siblings are the only place where a contract literal is written.
  */
 

@@ -89,8 +89,8 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'a full PostgreSQL pool', () 
           if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
         }
       });
-    signal('SIGSTOP');
     try {
+      signal('SIGSTOP');
       const inFlight = await Promise.all(Array.from({ length: 3 }, (_, i) => signUp(`silent-${i}@example.org`)));
       for (const answer of inFlight) {
         expect([answer.status, answer.body]).toEqual([500, 'internal_error']);
