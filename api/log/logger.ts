@@ -36,8 +36,10 @@ export function createLogger(
       },
     },
   };
-  // Synchronous writes: a line is out before the process exits (shutdown, fatal start-up errors).
-  const out = destination ?? pino.destination({ dest: 1, sync: true });
+  // Asynchronous writes: the lines logged while a write is under way go out together in the next
+  // one, so a busy front makes one system call for many request lines instead of one each. pino
+  // writes what is pending synchronously when the process exits (shutdown, fatal start-up errors).
+  const out = destination ?? pino.destination({ dest: 1, sync: false });
   if (format === 'json') return pino(options, out);
   const stream = pretty({
     destination: out,

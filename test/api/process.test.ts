@@ -40,12 +40,13 @@ describe('sidecar process', { timeout: 60_000 }, () => {
   it('process: prints its URL, reports ready over IPC, serves, and stops on SIGTERM with exit 0 and the lock released', async () => {
     const sidecar = await start({ LOG_REQUESTS: 'true' });
     expect(sidecar.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(sidecar.stdout()).toContain(`sidecar listening on ${sidecar.url}`);
     expect((await send(sidecar.url, API_PATHS.status)).status).toBe(200);
     expect(await stat(join(dir, 'sidecar.lock'))).toBeTruthy();
     sidecar.child.kill('SIGTERM');
     expect(await sidecar.exited).toEqual({ code: 0, signal: null });
     await expect(stat(join(dir, 'sidecar.lock'))).rejects.toThrow();
+    // Log lines are written asynchronously (api/log/logger.ts): by its exit, all of them are out.
+    expect(sidecar.stdout()).toContain(`sidecar listening on ${sidecar.url}`);
     // Request lines are the front's (api/front/log.ts): the sidecar writes none of its own.
     expect(sidecar.stdout()).not.toMatch(/GET|\/api\/v1\/status/);
   });

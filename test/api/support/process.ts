@@ -22,7 +22,8 @@ function launch(script: string, args: string[], env: Record<string, string>) {
   });
   const output = captureOutput(child);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.on('exit', (code, signal) => done({ code, signal })),
+    // 'close': the process has exited and its output is read to the end.
+    child.on('close', (code, signal) => done({ code, signal })),
   );
   return { child, exited, ...output };
 }
