@@ -13,8 +13,9 @@
  *   sign-up, a repeat that changes an answer or the first sign-up time, an erasure, and any other
  *   writer (psql). A repeat that changes nothing they count does not even call the function (the
  *   trigger's WHEN). A row commits with its counts or not at all.
- * - Every key has up to STATS_SLOTS rows, one per connection slot: concurrent sign-ups with the
- *   same answers change different rows, so none waits for another's COMMIT; an answer sums them.
+ * - Every key has up to STATS_SLOTS rows, one per connection slot: concurrent sign-ups (of one
+ *   hour, often with an answer in common) change different rows, so none waits for another's
+ *   COMMIT; an answer sums them.
  * - A bulk writer (the migration from JSON: thousands of rows in ONE transaction, which would
  *   change the same counter rows thousands of times) turns the triggers off inside its transaction
  *   and calls stats_rebuild() before its COMMIT.
