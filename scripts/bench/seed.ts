@@ -3,7 +3,7 @@
  * in its documented format (`{"format":"waitlist-store","version":1,"records":[…]}`, which the
  * sidecar validates on start), and PostgreSQL set up by the checkout's own
  * `npm run waitlist -- migrate`, so every table, index and counter is the checkout's.
- * First sign-ups are spread over 60 days, with every answer and none. Addresses are
+ * First sign-ups are spread over 60 days, with every combination of answers. Addresses are
  * `seed<i>@example.com`, or with `domains` set `seed<i>@d<i % domains>.test` (`seedDomain`).
  */
 import { once } from 'node:events';
@@ -20,7 +20,8 @@ import { mustRun, productEnv } from './processes.ts';
 
 const SPREAD_MS = 60 * 24 * 3600 * 1000;
 
-/** The `i`th answer of `values`, or none (an unanswered question) once in every `values.length + 1`. */
+/** Divisors of the record number: each question's answer (or none) varies on its own, every combination appears. */
+const [BY_BUILDING, BY_SOURCE, BY_LANG] = [ROLES.length + 1, (ROLES.length + 1) * (BUILDING.length + 1), (ROLES.length + 1) * (BUILDING.length + 1) * (SOURCES.length + 1)];
 const pick = <T>(values: readonly T[], i: number): T | undefined => values[i % (values.length + 1)];
 
 /** The domain of the `i`th member: example.com, or one of `domains` under .test. */
@@ -28,8 +29,8 @@ export const seedDomain = (i: number, domains: number): string => (domains ? `d$
 
 function record(i: number, size: number, now: number, domains: number): object {
   const at = new Date(now - ((size - i) / size) * SPREAD_MS).toISOString();
-  const lang = LANGS[i % LANGS.length];
-  const source = pick(SOURCES, i);
+  const lang = LANGS[Math.floor(i / BY_LANG) % LANGS.length];
+  const source = pick(SOURCES, Math.floor(i / BY_SOURCE));
   return {
     email: `seed${i}@${seedDomain(i, domains)}`,
     createdAt: at,
@@ -37,7 +38,7 @@ function record(i: number, size: number, now: number, domains: number): object {
     updatedAt: at,
     lang,
     role: pick(ROLES, i),
-    building: pick(BUILDING, i),
+    building: pick(BUILDING, Math.floor(i / BY_BUILDING)),
     source,
     consent: { form: source ?? 'api', channel: 'json', lang, textVersion: CONSENT_TEXT_VERSION },
   };
@@ -61,8 +62,7 @@ export async function writeJsonStore(dataDir: string, size: number, from = 0, to
  * PostgreSQL at `url` with `size` records: the checkout's migrate command creates its schema from
  * a one-record file, the rest goes in with one INSERT … SELECT (no JSON file of a million records
  * to write and parse), and a second migrate of the same file leaves the checkout's derived data
- * (the statistics' counters) as the command leaves them after any bulk copy. The statistics bench
- * verifies them with `waitlist stats --verify`.
+ * (the statistics' counters) as after any bulk copy, which `waitlist stats --verify` checks.
  */
 export async function fillPostgres(checkout: Checkout, url: string, size: number, domains = 0): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-seed-'));
@@ -87,15 +87,15 @@ export async function fillPostgres(checkout: Checkout, url: string, size: number
   }
 }
 
-/** An SQL array of the values and NULL (unanswered), picked by `i` as `pick` does. */
-const sqlPick = (values: readonly string[]) => `(ARRAY[${values.map((v) => `'${v}'`).join(', ')}, NULL])[1 + i % ${values.length + 1}]`;
+/** An SQL array of the values and NULL (unanswered), picked by `i / by` as `pick` does. */
+const sqlPick = (values: readonly string[], by = 1) => `(ARRAY[${values.map((v) => `'${v}'`).join(', ')}, NULL])[1 + i / ${by} % ${values.length + 1}]`;
 
 /** Records 1 to $1 - 1 as `record` makes them (record 0 came through migrate). */
 const FILL_SQL = `
 INSERT INTO waitlist (email, created_at, consent_at, updated_at, lang, role, building, source,
                       consent_form, consent_channel, consent_lang, consent_text_version)
-SELECT 'seed' || i || '@' || CASE WHEN $4 = 0 THEN 'example.com' ELSE 'd' || i % $4 || '.test' END, t, t, t, (ARRAY['${LANGS.join("', '")}'])[1 + i % ${LANGS.length}],
-       ${sqlPick(ROLES)}, ${sqlPick(BUILDING)}, ${sqlPick(SOURCES)},
-       coalesce(${sqlPick(SOURCES)}, 'api'), 'json', (ARRAY['${LANGS.join("', '")}'])[1 + i % ${LANGS.length}], $2
+SELECT 'seed' || i || '@' || CASE WHEN $4 = 0 THEN 'example.com' ELSE 'd' || i % $4 || '.test' END, t, t, t, (ARRAY['${LANGS.join("', '")}'])[1 + i / ${BY_LANG} % ${LANGS.length}],
+       ${sqlPick(ROLES)}, ${sqlPick(BUILDING, BY_BUILDING)}, ${sqlPick(SOURCES, BY_SOURCE)},
+       coalesce(${sqlPick(SOURCES, BY_SOURCE)}, 'api'), 'json', (ARRAY['${LANGS.join("', '")}'])[1 + i / ${BY_LANG} % ${LANGS.length}], $2
 FROM generate_series(1, $1 - 1) AS i,
      LATERAL (SELECT date_trunc('milliseconds', now() - (($1 - i)::float8 / $1) * $3 * interval '1 millisecond') AS t) AS times`;

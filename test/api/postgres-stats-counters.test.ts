@@ -157,11 +157,11 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'statistics counters on Postg
     const reader = await pool(url);
     await migrateSchema(reader);
     await new PostgresWaitlistStore(reader).upsert({ email: 'a@example.com', consent: true, role: 'data' }, 'json', iso(Date.now()));
-    await reader.query(`UPDATE stats_answers SET n = n + 2 WHERE role = 'data'`);
+    await reader.query(`UPDATE stats_answers SET n = n + 2 WHERE field = 'role' AND value = 'data'`);
     const result = await verifyCommand(url);
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as { differences: { count: string }[] };
-    expect(report.differences.map((d) => d.count).sort()).toEqual(['byBuilding.unanswered', 'byLang.en', 'byRole.data', 'bySource.unanswered', 'total']);
+    expect(report.differences.map((d) => d.count).sort()).toEqual(['byRole.data']);
     expect(result.stderr).toMatch(/^The statistics differ from the records in .*byRole\.data/);
   });
 

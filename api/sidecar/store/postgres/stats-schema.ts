@@ -2,8 +2,10 @@
  * The statistics' counts kept in the database (docs/api.md, "PostgreSQL (`DATABASE_URL`)"), so an
  * answer sums a bounded number of rows at any size and includes every write committed before it,
  * by any instance:
- * - `stats_answers`: records per combination of answers (language, role, use case, form;
- *   'unanswered' where the record has none): the field counts and the total.
+ * - `stats_answers`: records per answer of each question (language, role, use case, form;
+ *   'unanswered' where the record has none): the field counts, and the total as the languages'
+ *   sum (every record has one). A row per answer, not per combination of answers, so an answer
+ *   reads at most the answers' rows, per slot.
  * - `stats_times`: records per day and per hour of their first sign-up (UTC, numbered from
  *   1970-01-01): the 7- and 30-day windows, whose boundary hour is counted from the records through
  *   the `created_at` index.
@@ -11,8 +13,9 @@
  *   sign-up, a repeat that changes an answer or the first sign-up time, an erasure, and any other
  *   writer (psql). A repeat that changes nothing they count does not even call the function (the
  *   trigger's WHEN). A row commits with its counts or not at all.
- * - Every key has up to STATS_SLOTS rows, one per connection slot: concurrent sign-ups with the
- *   same answers change different rows, so none waits for another's COMMIT; an answer sums them.
+ * - Every key has up to STATS_SLOTS rows, one per connection slot: concurrent sign-ups (of one
+ *   hour, often with an answer in common) change different rows, so none waits for another's
+ *   COMMIT; an answer sums them.
  * - A bulk writer (the migration from JSON: thousands of rows in ONE transaction, which would
  *   change the same counter rows thousands of times) turns the triggers off inside its transaction
  *   and calls stats_rebuild() before its COMMIT.
@@ -24,11 +27,9 @@ export const STATS_TRIGGERS = ['stats_insert_delete', 'stats_update'] as const;
 /** Rows per key that concurrent counter changes spread over. */
 const STATS_SLOTS = 16;
 
-const UNANSWERED = `'unanswered'`;
-
-/** The answers of a row (OLD or NEW) as the key of `stats_answers`. */
-const answers = (row: string) =>
-  `${row}.lang, coalesce(${row}.role, ${UNANSWERED}), coalesce(${row}.building, ${UNANSWERED}), coalesce(${row}.source, ${UNANSWERED})`;
+/** The answers of a row (OLD or NEW) as rows (field, value, d) of `stats_answers`' key and a change `d`. */
+const answers = (row: string, d: string) =>
+  ['lang', 'role', 'building', 'source'].map((field) => `('${field}', coalesce(${row}.${field}, 'unanswered'), ${d})`).join(', ');
 
 export const STATS_SCHEMA_SQL = `
 -- date_part's double precision holds a millisecond exactly enough at any date of this century.
@@ -38,13 +39,11 @@ CREATE FUNCTION stats_hour(at timestamptz) RETURNS integer LANGUAGE sql IMMUTABL
   RETURN floor(date_part('epoch', at) / 3600)::integer;
 
 CREATE TABLE stats_answers (
-  lang text NOT NULL,
-  role text NOT NULL,                    -- 'unanswered' for a record without one
-  building text NOT NULL,
-  source text NOT NULL,
+  field text NOT NULL CHECK (field IN ('lang', 'role', 'building', 'source')),
+  value text NOT NULL,                   -- 'unanswered' for a record without one
   slot smallint NOT NULL,                -- 0 … ${STATS_SLOTS - 1}: spreads concurrent changes
   n bigint NOT NULL,
-  PRIMARY KEY (lang, role, building, source, slot)
+  PRIMARY KEY (field, value, slot)
 );
 CREATE TABLE stats_times (
   period text NOT NULL CHECK (period IN ('day', 'hour')),
@@ -54,33 +53,24 @@ CREATE TABLE stats_times (
   PRIMARY KEY (period, start, slot)
 );
 
+-- The old row (none for an INSERT) counted out and the new one (none for a DELETE) in; keys whose
+-- changes cancel are left alone, and rows are taken in key order, so two writers on one slot never
+-- wait for each other in a circle.
 CREATE FUNCTION stats_count() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   pick smallint := pg_backend_pid() % ${STATS_SLOTS};
+  old_d integer := CASE WHEN TG_OP = 'INSERT' THEN 0 ELSE -1 END;
+  new_d integer := CASE WHEN TG_OP = 'DELETE' THEN 0 ELSE 1 END;
 BEGIN
-  IF TG_OP = 'INSERT' OR TG_OP = 'DELETE' THEN
-    DECLARE
-      r waitlist := CASE WHEN TG_OP = 'INSERT' THEN NEW ELSE OLD END;
-      d integer := CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END;
-    BEGIN
-      INSERT INTO stats_answers AS s VALUES (${answers('r')}, pick, d)
-        ON CONFLICT (lang, role, building, source, slot) DO UPDATE SET n = s.n + EXCLUDED.n;
-      INSERT INTO stats_times AS s VALUES ('day', stats_day(r.created_at), pick, d), ('hour', stats_hour(r.created_at), pick, d)
-        ON CONFLICT (period, start, slot) DO UPDATE SET n = s.n + EXCLUDED.n;
-    END;
-    RETURN NULL;
-  END IF;
-  -- UPDATE: the old row counted out, the new one in; keys whose changes cancel are left alone, and
-  -- rows are taken in key order, so two writers on one slot never wait for each other in a circle.
-  INSERT INTO stats_answers AS s (lang, role, building, source, slot, n)
-    SELECT c.lang, c.role, c.building, c.source, pick, sum(c.d)
-    FROM (VALUES (${answers('OLD')}, -1), (${answers('NEW')}, 1)) AS c (lang, role, building, source, d)
-    GROUP BY 1, 2, 3, 4 HAVING sum(c.d) <> 0 ORDER BY 1, 2, 3, 4
-    ON CONFLICT (lang, role, building, source, slot) DO UPDATE SET n = s.n + EXCLUDED.n;
+  INSERT INTO stats_answers AS s (field, value, slot, n)
+    SELECT c.field, c.value, pick, sum(c.d)
+    FROM (VALUES ${answers('OLD', 'old_d')}, ${answers('NEW', 'new_d')}) AS c (field, value, d)
+    GROUP BY 1, 2 HAVING sum(c.d) <> 0 ORDER BY 1, 2
+    ON CONFLICT (field, value, slot) DO UPDATE SET n = s.n + EXCLUDED.n;
   INSERT INTO stats_times AS s (period, start, slot, n)
     SELECT c.period, c.start, pick, sum(c.d)
-    FROM (VALUES ('day', stats_day(OLD.created_at), -1), ('hour', stats_hour(OLD.created_at), -1),
-                 ('day', stats_day(NEW.created_at), 1), ('hour', stats_hour(NEW.created_at), 1)) AS c (period, start, d)
+    FROM (VALUES ('day', stats_day(OLD.created_at), old_d), ('hour', stats_hour(OLD.created_at), old_d),
+                 ('day', stats_day(NEW.created_at), new_d), ('hour', stats_hour(NEW.created_at), new_d)) AS c (period, start, d)
     GROUP BY 1, 2 HAVING sum(c.d) <> 0 ORDER BY 1, 2
     ON CONFLICT (period, start, slot) DO UPDATE SET n = s.n + EXCLUDED.n;
   RETURN NULL;
@@ -123,7 +113,7 @@ CREATE FUNCTION stats_rebuild() RETURNS void LANGUAGE sql AS $$
   DELETE FROM stats_answers;
   DELETE FROM stats_times;
   INSERT INTO stats_answers
-    SELECT ${answers('waitlist')}, 0, count(*) FROM waitlist GROUP BY 1, 2, 3, 4;
+    SELECT c.field, c.value, 0, sum(c.d) FROM waitlist, LATERAL (VALUES ${answers('waitlist', '1')}) AS c (field, value, d) GROUP BY 1, 2;
   INSERT INTO stats_times
     SELECT 'hour', stats_hour(created_at), 0, count(*) FROM waitlist GROUP BY 2;
   INSERT INTO stats_times  -- a day is 24 whole hours: summed from the hours, not another pass over the records
