@@ -1,16 +1,11 @@
 /**
  * Content rules that need a build of their own: each case builds a temp copy of the project, all
- * cases in parallel, once for the file. The copy with a new page is built by `npm run build` twice
- * at once, into two DIST_DIRs outside the project (as tests and benches build side by side): both
- * builds must succeed, and the first is the one the content rules read.
+ * cases in parallel, once for the file.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISCOVERY_PATHS } from '../../api/contract/paths.ts';
-import { forgetBuild, npmRunBuild, stackEnv } from '../support/stack.ts';
 import { copyProject, type ProjectCopy } from './support/project-copy.ts';
 import { links } from './support/html.ts';
 import { splitFrontMatter } from './support/front-matter.ts';
@@ -36,48 +31,27 @@ const cases = {
 };
 
 type Case = keyof typeof cases;
-type Outcome = { code: number | null; output: string };
 const copies = {} as Record<Case, ProjectCopy>;
-const results = {} as Record<Case, Outcome>;
-/** Where `npm run build` put the copy with the new page, and a second build of it at the same time. */
-const dists: string[] = [];
-let otherBuild: Outcome;
+const results = {} as Record<Case, { code: number | null; output: string }>;
 
 beforeAll(async () => {
-  dists.push(await mkdtemp(path.join(tmpdir(), 'content-build-dist-')), await mkdtemp(path.join(tmpdir(), 'other-build-dist-')));
   await Promise.all(
     (Object.keys(cases) as Case[]).map(async (name) => {
       const copy = (copies[name] = await copyProject());
       for (const [file, body] of Object.entries(cases[name])) await copy.write(file, body);
       // An https:// origin with the sample operator details: allowed for this test (site/lib/production-guard.ts).
-      const settings = { BASE_URL: BASE, ALLOW_SAMPLE_DETAILS: 'true' };
-      if (name !== 'added') return void (results[name] = await copy.build(settings));
-      // Different BASE_URLs make different chunks, as two stacks' builds do.
-      [results[name], otherBuild] = await Promise.all([
-        npmRunBuild(stackEnv({ ...settings, DIST_DIR: dists[0] }), copy.dir),
-        npmRunBuild(stackEnv({ ...settings, BASE_URL: 'https://other.example', DIST_DIR: dists[1] }), copy.dir),
-      ]);
+      results[name] = await copy.build({ BASE_URL: BASE, ALLOW_SAMPLE_DETAILS: 'true' });
     }),
   );
 }, 120_000);
 
 afterAll(async () => {
-  // The copy links the project's node_modules, where npm run build records each build.
-  await Promise.all(dists.map((dist) => Promise.all([rm(dist, { recursive: true, force: true }), forgetBuild(dist)])));
   await Promise.all(Object.values(copies).map((c) => c.remove()));
 });
 
-const built = (file: string) => readFileSync(path.join(dists[0], file), 'utf8');
+const built = (file: string) => readFileSync(path.join(copies.added.dist, file), 'utf8');
 
 describe('content builds', () => {
-  // Astro's prerender chunks would share <root>/.astro/.prerender and overwrite each other
-  // (ERR_MODULE_NOT_FOUND in one of the builds); each DIST_DIR gets its own working directory.
-  it('site-build: two builds into different DIST_DIRs at the same time both succeed', async () => {
-    expect(results.added.code, results.added.output).toBe(0);
-    expect(otherBuild.code, otherBuild.output).toBe(0);
-    for (const dist of dists) expect((await readdir(dist)).sort()).toEqual(expect.arrayContaining(['index.html', 'robots.txt', 'llms.txt']));
-  });
-
   it('content: a new Markdown file pair becomes pages in both languages, paired by key, with no code change', () => {
     expect(results.added.code, results.added.output).toBe(0);
     const html = built('changelog/index.html');

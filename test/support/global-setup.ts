@@ -2,8 +2,8 @@
  * Global setup of the whole run: the services test files share, each started once, when the first
  * file asks for it (services.ts: need(name)), and stopped after the last file. A run of files that
  * need none starts none.
- * - `site`: the site built once (`npm run build`) for a free port P, so every absolute URL it
- *   publishes points at the stack below; the site tests read it, and stacks of their own serve it.
+ * - `site`: the site built once for a free port P, so every absolute URL it publishes points at
+ *   the stack below; the site tests read it, and stacks of their own serve it.
  * - `stack`: the real stack (npm start: front + sidecar child) on P serving that site, handed out
  *   as inject('stack') ({baseUrl, dataDir, distDir}); the e2e project waits for it (stack-ready.ts).
  * - `postgres`, `redis`: one throwaway server each (initdb alone takes seconds on a busy machine);

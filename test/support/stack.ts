@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigSchema, loadConfig } from '../../api/config.ts';
-import { staleReason, stampPath } from '../../api/start/site-build.ts';
+import { buildSite, staleReason, stampPath } from '../../api/start/site-build.ts';
 import { freePort } from '../../scripts/ports.ts';
 
 export interface StackInfo {
@@ -52,21 +52,11 @@ export function stackEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
 /** A port that was free a moment ago (the site must know its URL before the server starts). */
 export { freePort };
 
-/** `npm run build` in the project at `cwd` with the given environment; resolves with the exit code and all output. */
-export function npmRunBuild(env: NodeJS.ProcessEnv, cwd = ROOT): Promise<{ code: number | null; output: string }> {
-  const child = spawn('npm', ['run', 'build'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
-}
-
-/** Builds the site into distDir for baseUrl with `npm run build`, unless it is current (output shown only on failure). */
+/** Builds the site into distDir for baseUrl (output shown only on failure). */
 export async function buildSiteFor(distDir: string, baseUrl: string): Promise<void> {
   const env = stackEnv({ BASE_URL: baseUrl, DIST_DIR: distDir });
-  if (!(await staleReason(ROOT, loadConfig(env)))) return;
-  const { code, output } = await npmRunBuild(env);
-  if (code !== 0) throw new Error(`npm run build failed (exit ${code}):\n${output}`);
+  const config = loadConfig(env);
+  if (await staleReason(ROOT, config)) await buildSite(ROOT, config, env, { quiet: true });
 }
 
 /** Drops the build record of a temp dist/ that is going away. */
