@@ -15,10 +15,20 @@ const sandbox = environmentUrls(BASE_URL, 'sandbox');
 const pages = htmlPages().map((p) => ({ ...p, twin: twinPath(p.route) }));
 const twinOf = (path: string) => read(twinPath(path).slice(1));
 
+/**
+ * Markdown trees by text, each parsed once for the whole file: several rules walk the same twin,
+ * and parsing is most of their time (the API reference's twins are large). Walking reads a tree only.
+ */
+const trees = new Map<string, ReturnType<typeof parseMarkdown>>();
+function parse(markdown: string): ReturnType<typeof parseMarkdown> {
+  if (!trees.has(markdown)) trees.set(markdown, parseMarkdown(markdown));
+  return trees.get(markdown)!;
+}
+
 /** URLs of this site inside code and inline code (curl examples). */
 function urlsInCode(markdown: string): string[] {
   const urls: string[] = [];
-  for (const node of walk(parseMarkdown(markdown))) {
+  for (const node of walk(parse(markdown))) {
     if (node.type === 'code' || node.type === 'inlineCode') {
       urls.push(...(node.value.match(new RegExp(`${BASE_URL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[^\\s'"\`)]*`, 'g')) ?? []));
     }
@@ -38,7 +48,7 @@ describe('Markdown twins', () => {
   it('twins: after the front matter, the first line is the H1, it equals the page title, and it is the only H1', () => {
     for (const page of pages) {
       const { body: markdown } = splitFrontMatter(read(page.twin.slice(1)));
-      const h1s = [...walk(parseMarkdown(markdown))].filter((n) => n.type === 'heading' && n.depth === 1);
+      const h1s = [...walk(parse(markdown))].filter((n) => n.type === 'heading' && n.depth === 1);
       expect(h1s, page.twin).toHaveLength(1);
       expect(markdown.split('\n')[0], page.twin).toBe(`# ${text(read(page.file), 'h1')}`);
     }
@@ -67,7 +77,7 @@ describe('Markdown twins', () => {
   it('twins: clean Markdown, with no HTML and no unfilled {placeholder}', () => {
     for (const page of pages) {
       const markdown = read(page.twin.slice(1));
-      expect([...walk(parseMarkdown(markdown))].filter((n) => n.type === 'html'), page.twin).toEqual([]);
+      expect([...walk(parse(markdown))].filter((n) => n.type === 'html'), page.twin).toEqual([]);
       expect(markdown, page.twin).not.toMatch(/<\/?[a-z][a-z0-9]*[\s>]/i);
       expect(markdown, page.twin).not.toMatch(/(?<!\$)\{[a-z_]+\}/);
       // The forms carry {seconds}, a template the script fills at run time.
@@ -79,7 +89,7 @@ describe('Markdown twins', () => {
   it('twins: every link is absolute, and every URL of this site (links and code) resolves', () => {
     for (const page of pages) {
       const markdown = read(page.twin.slice(1));
-      for (const node of walk(parseMarkdown(markdown))) {
+      for (const node of walk(parse(markdown))) {
         if (node.type !== 'link' && node.type !== 'definition') continue;
         expect(node.url, page.twin).toMatch(/^(https?:\/\/|mailto:)/);
         if (node.url.startsWith(BASE_URL)) expect(resolves(node.url), `${page.twin}: ${node.url}`).toBe(true);
@@ -92,7 +102,7 @@ describe('Markdown twins', () => {
     for (const page of pages) {
       const markdown = read(page.twin.slice(1));
       const hasForm = forms(read(page.file)).length > 0;
-      const postsToWaitlist = [...walk(parseMarkdown(markdown))].some(
+      const postsToWaitlist = [...walk(parse(markdown))].some(
         (n) => n.type === 'code' && n.value.includes(`-X POST ${production.waitlist}`) && n.value.includes('"consent":true'),
       );
       expect(postsToWaitlist, page.twin).toBe(hasForm);
@@ -127,7 +137,7 @@ describe('Markdown twins', () => {
       }
       expect(markdown).toContain(`-u ${SANDBOX_CLIENT_ID}:${SANDBOX_CLIENT_SECRET}`);
       expect(markdown.indexOf(sandbox.token)).toBeLessThan(markdown.indexOf(production.token));
-      const links = [...walk(parseMarkdown(markdown))].flatMap((n) => (n.type === 'link' ? [n.url] : []));
+      const links = [...walk(parse(markdown))].flatMap((n) => (n.type === 'link' ? [n.url] : []));
       for (const url of [production.openapi, production.openapiMarkdown, production.apiCatalog, production.authorizationServerMetadata, production.protectedResourceMetadata, `${BASE_URL}${PAGE_PATHS.reference[lang]}`]) {
         expect(links, url).toContain(url);
       }
