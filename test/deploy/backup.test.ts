@@ -96,10 +96,14 @@ test('create refuses a folder that is not empty; usage errors exit 2, --help exi
   const live = await temp('backup-live-');
   const folder = await temp('backup-copy-');
   await runToEnd('scripts/clients.ts', ['create', 'x'], { DATA_DIR: folder });
-  const full = await backup('create', folder, live);
+  // Each command is refused (or helps) before it touches anything: they run side by side.
+  const [full, copy, bogus, help] = await Promise.all([
+    backup('create', folder, live),
+    runToEnd('scripts/backup.ts', ['copy', folder], { DATA_DIR: live }),
+    runToEnd('scripts/backup.ts', ['create', '--bogus', folder], { DATA_DIR: live }),
+    runToEnd('scripts/backup.ts', ['--help'], { DATA_DIR: live }),
+  ]);
   expect([full.code, full.stderr]).toEqual([1, expect.stringMatching(/not empty/)]);
-  expect((await runToEnd('scripts/backup.ts', ['copy', folder], { DATA_DIR: live })).code).toBe(2);
-  expect((await runToEnd('scripts/backup.ts', ['create', '--bogus', folder], { DATA_DIR: live })).code).toBe(2);
-  const help = await runToEnd('scripts/backup.ts', ['--help'], { DATA_DIR: live });
+  expect([copy.code, bogus.code]).toEqual([2, 2]);
   expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('usage:')]);
 });

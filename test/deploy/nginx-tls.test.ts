@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { API_PATHS, ENV_PREFIX, THANKS_PATHS } from '../../api/contract/paths.ts';
-import { OWN_STACK_TIMEOUT_MS, forgetBuild, freePort, startStack, type RunningStack } from '../support/stack.ts';
+import { loadConfig } from '../../api/config.ts';
+import { buildSite } from '../../api/start/site-build.ts';
+import { OWN_STACK_TIMEOUT_MS, ROOT, forgetBuild, freePort, stackEnv, startStacks, type RunningStack } from '../support/stack.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
 import { NGINX_AND_OPENSSL, call, startNginx, type RunningNginx } from './nginx.ts';
 
@@ -18,25 +20,35 @@ describeWithEngine('nginx and openssl', NGINX_AND_OPENSSL, 'nginx TLS in front o
   let dist: string;
   let nginx: RunningNginx;
   let trusting: RunningStack;
-  let frontPort: number;
+  /** A second nginx in front of a stack without TRUST_PROXY. */
+  let untrustedNginx: RunningNginx;
+  let untrusting: RunningStack;
 
   beforeAll(async () => {
     dist = await mkdtemp(path.join(tmpdir(), 'deploy-dist-'));
-    frontPort = await freePort();
-    const tlsPort = await freePort();
-    nginx = await startNginx('upstream-one.conf', [`127.0.0.1:${frontPort}`], tlsPort);
-    // As the guide says: BASE_URL is the public https:// address, TRUST_PROXY is nginx's address.
-    // The sample operator details are still in place, so this is a staging build.
-    trusting = await startStack({
-      port: frontPort, distDir: dist, baseUrl: nginx.url,
-      env: { TRUST_PROXY: '127.0.0.1', RATE_LIMIT_RELAXED: String(LIMIT), ALLOW_SAMPLE_DETAILS: 'true', LOG_REQUESTS: 'true' },
-      timeoutMs: OWN_STACK_TIMEOUT_MS,
-    });
+    const [frontPort, untrustingPort, tlsPort] = [await freePort(), await freePort(), await freePort()];
+    const url = `https://127.0.0.1:${tlsPort}`;
+    // As the guide says: BASE_URL is the public https:// address. The sample operator details are
+    // still in place, so this is a staging build. Built here, once, so that both stacks start from it.
+    const staging = { RATE_LIMIT_RELAXED: String(LIMIT), ALLOW_SAMPLE_DETAILS: 'true' };
+    const env = stackEnv({ BASE_URL: url, DIST_DIR: dist, ...staging });
+    await Promise.all([
+      buildSite(ROOT, loadConfig(env), env, { quiet: true }),
+      (async () => {
+        nginx = await startNginx('upstream-one.conf', [`127.0.0.1:${frontPort}`], tlsPort);
+        untrustedNginx = await startNginx('upstream-one.conf', [`127.0.0.1:${untrustingPort}`]);
+      })(),
+    ]);
+    // TRUST_PROXY is nginx's address, as the guide says; the other stack lacks it.
+    [trusting, untrusting] = await startStacks([
+      { port: frontPort, distDir: dist, baseUrl: url, env: { ...staging, TRUST_PROXY: '127.0.0.1', LOG_REQUESTS: 'true' }, timeoutMs: OWN_STACK_TIMEOUT_MS },
+      { port: untrustingPort, distDir: dist, baseUrl: url, env: staging, timeoutMs: OWN_STACK_TIMEOUT_MS },
+    ]);
   }, OWN_STACK_TIMEOUT_MS * 2);
 
   afterAll(async () => {
-    await trusting?.stop();
-    await nginx?.stop();
+    await Promise.all([trusting?.stop(), untrusting?.stop()]);
+    await Promise.all([nginx?.stop(), untrustedNginx?.stop()]);
     if (dist) await Promise.all([rm(dist, { recursive: true, force: true }), forgetBuild(dist)]);
   });
 
@@ -92,16 +104,8 @@ describeWithEngine('nginx and openssl', NGINX_AND_OPENSSL, 'nginx TLS in front o
   });
 
   test('without TRUST_PROXY every client counts as nginx: the guide\'s setting is what makes the limit per client', async () => {
-    const port = await freePort();
-    const other = await startNginx('upstream-one.conf', [`127.0.0.1:${port}`]);
-    const stack = await startStack({ port, distDir: dist, baseUrl: nginx.url, env: { RATE_LIMIT_RELAXED: String(LIMIT), ALLOW_SAMPLE_DETAILS: 'true' }, timeoutMs: OWN_STACK_TIMEOUT_MS });
-    try {
-      const url = `${other.url}${API_PATHS.status}`;
-      for (let i = 0; i < LIMIT; i++) await call(url, { from: '127.0.0.2' });
-      expect((await call(url, { from: '127.0.0.3' })).status).toBe(429);
-    } finally {
-      await stack.stop();
-      await other.stop();
-    }
-  }, OWN_STACK_TIMEOUT_MS);
+    const url = `${untrustedNginx.url}${API_PATHS.status}`;
+    for (let i = 0; i < LIMIT; i++) await call(url, { from: '127.0.0.2' });
+    expect((await call(url, { from: '127.0.0.3' })).status).toBe(429);
+  });
 });

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { BRAND } from '../../api/contract/brand.ts';
 import { isSample, productionGuardProblem, sampleDetails } from '../../site/lib/production-guard.ts';
 import { ROOT, stackEnv } from '../support/stack.ts';
@@ -68,9 +68,10 @@ function run(args: string[], settings: Record<string, string>): Promise<{ code: 
 }
 
 // The shipped repository still holds the samples: these hold as long as api/contract/brand.ts does.
-describe.runIf(sampleDetails('mailto:security@example.org').length > 0)('production guard in the real entry points (shipped samples)', () => {
+// Each case is a process of its own: they run side by side.
+describe.runIf(sampleDetails('mailto:security@example.org').length > 0)('production guard in the real entry points (shipped samples)', { concurrent: true }, () => {
   const dirs: string[] = [];
-  afterEach(async () => {
+  afterAll(async () => {
     for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
   });
 

@@ -22,7 +22,7 @@ import { freePort, OWN_STACK_TIMEOUT_MS, startStacks, type RunningStack } from '
 const shared = inject('stack');
 const both = postgresBinDir() && REDIS_BINARY ? 'found' : undefined;
 /** How long each engine stays away: long enough for many failed requests and a few probes. */
-const OUTAGE_MS = 1_200;
+const OUTAGE_MS = 500;
 
 interface Instance {
   stack: RunningStack;

@@ -2,36 +2,48 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, inject, test, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
 import { API_PATHS, API_VERSION, ERROR_MESSAGES } from '../../api/contract/index.ts';
 import { raw } from '../front/client.ts';
 import { requestInFlight } from '../support/in-flight.ts';
-import { OWN_STACK_TIMEOUT_MS, ROOT, childPids, forgetBuild, stackEnv, startStack } from '../support/stack.ts';
+import { OWN_STACK_TIMEOUT_MS, ROOT, childPids, forgetBuild, stackEnv, startStack, type RunningStack } from '../support/stack.ts';
 
 const shared = inject('stack');
 const own = (env: Record<string, string> = {}, dataDir?: string) => startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env, dataDir });
 
 describe('npm start: supervisor and shutdown', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
+  // One stack for the cases below, in this order: its sidecar is killed and restarted, a second
+  // start on its data directory is refused, and SIGTERM stops it.
+  let stack: RunningStack;
+  beforeAll(async () => {
+    stack = await own({ SIDECAR_HOLD_MS: '20000' });
+  }, OWN_STACK_TIMEOUT_MS);
+  afterAll(() => stack?.stop());
+
   test('e2e supervisor: a killed sidecar is restarted; meanwhile API calls wait for it and are answered, pages still work', async () => {
-    const stack = await own({ SIDECAR_HOLD_MS: '20000' });
-    try {
-      const pid = (await stack.sidecarPid())!;
-      expect(pid).toBeGreaterThan(0);
-      process.kill(pid, 'SIGKILL');
-      await vi.waitFor(() => expect(() => process.kill(pid, 0)).toThrow(), { timeout: 5_000, interval: 5 });
-      const during = raw(stack.url, API_PATHS.status);
-      expect((await raw(stack.url, '/')).status).toBe(200);
-      // Held while no sidecar runs (SIDECAR_HOLD_MS), then answered by the new one.
-      expect((await during).status).toBe(200);
-      expect(await stack.sidecarPid()).not.toBe(pid);
-      expect(stack.output()).toMatch(/sidecar exited with signal SIGKILL; restarting/);
-    } finally {
-      await stack.stop();
-    }
+    const pid = (await stack.sidecarPid())!;
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid, 'SIGKILL');
+    await vi.waitFor(() => expect(() => process.kill(pid, 0)).toThrow(), { timeout: 5_000, interval: 5 });
+    const during = raw(stack.url, API_PATHS.status);
+    expect((await raw(stack.url, '/')).status).toBe(200);
+    // Held while no sidecar runs (SIDECAR_HOLD_MS), then answered by the new one.
+    expect((await during).status).toBe(200);
+    expect(await stack.sidecarPid()).not.toBe(pid);
+    expect(stack.output()).toMatch(/sidecar exited with signal SIGKILL; restarting/);
+  });
+
+  test('e2e start-up: a sidecar that cannot start (data directory locked by another stack) stops npm start with its message', async () => {
+    const refused = await own({}, stack.dataDir).then(
+      (second) => (void second.stop(), undefined),
+      (error: Error) => error.message,
+    );
+    expect(refused).toMatch(/cannot start the API: sidecar exited with code 1 before it was ready/);
+    // The sidecar's own explanation reaches the operator too.
+    expect(refused).toContain(stack.dataDir);
   });
 
   test('e2e shutdown: SIGTERM lets a request in flight finish, then both processes exit 0', async () => {
-    const stack = await own();
     const sidecar = (await stack.sidecarPid())!;
     const inFlight = await requestInFlight(stack.url);
     // The request is in flight, its body not sent yet, when the signal arrives.
@@ -72,18 +84,4 @@ describe('npm start: supervisor and shutdown', { timeout: OWN_STACK_TIMEOUT_MS }
     }
   });
 
-  test('e2e start-up: a sidecar that cannot start (data directory locked by another stack) stops npm start with its message', async () => {
-    const first = await own();
-    try {
-      const refused = await own({}, first.dataDir).then(
-        (second) => (void second.stop(), undefined),
-        (error: Error) => error.message,
-      );
-      expect(refused).toMatch(/cannot start the API: sidecar exited with code 1 before it was ready/);
-      // The sidecar's own explanation reaches the operator too.
-      expect(refused).toContain(first.dataDir);
-    } finally {
-      await first.stop();
-    }
-  });
 });

@@ -107,14 +107,16 @@ describe('one client cannot hurt another', { timeout: 60_000 }, () => {
     expect((await Promise.all(uploads)).map((u) => u.status)).toEqual(Array(50).fill(413));
   });
 
-  test('timeouts: a header drip is cut within HEADERS_TIMEOUT_MS, with the JSON answer', async () => {
+  // The deadlines below are waited out for real; each case is a client of its own (its own
+  // address), so they wait side by side.
+  test.concurrent('timeouts: a header drip is cut within HEADERS_TIMEOUT_MS, with the JSON answer', async () => {
     const answer = await rawExchange('127.0.0.3', `GET ${API_PATHS.status} HTTP/1.1\r\nHost: x\r\n`, { every: 100, text: 'X-Drip: 1\r\n' });
     expect(answer.closedAfterMs).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 50);
     expect(answer.closedAfterMs).toBeLessThan(HEADERS_TIMEOUT_MS + LATE_MS);
     expectApiError(answer);
   });
 
-  test('timeouts: a stalled body is cut within REQUEST_TIMEOUT_MS, with the JSON answer', async () => {
+  test.concurrent('timeouts: a stalled body is cut within REQUEST_TIMEOUT_MS, with the JSON answer', async () => {
     const head = `POST ${API_PATHS.waitlist} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":`;
     const answer = await rawExchange('127.0.0.4', head);
     expect(answer.closedAfterMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
@@ -122,7 +124,7 @@ describe('one client cannot hurt another', { timeout: 60_000 }, () => {
     expectApiError(answer);
   });
 
-  test('limits: a client holding its whole allowance of slow connections is refused more, and another client is not slowed', async () => {
+  test.concurrent('limits: a client holding its whole allowance of slow connections is refused more, and another client is not slowed', async () => {
     const slow = Array.from({ length: MAX_CONNECTIONS_PER_CLIENT }, () => rawExchange('127.0.0.5', 'GET / HTTP/1.1\r\n'));
     // Give the front time to accept the allowance before the one over it.
     await new Promise((resolve) => setTimeout(resolve, 100));

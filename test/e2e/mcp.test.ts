@@ -19,7 +19,7 @@ import {
   environmentUrls,
   type Environment,
 } from '../../api/contract/index.ts';
-import { ROOT, stackEnv, startStack, type RunningStack } from '../support/stack.ts';
+import { ROOT, stackEnv, startStacks, type RunningStack } from '../support/stack.ts';
 
 const shared = inject('stack');
 type Version = (typeof MCP_PROTOCOL_VERSIONS)[number];
@@ -195,14 +195,24 @@ describe.each(ENVIRONMENTS)('MCP, %s', (env) => {
   });
 });
 
+// The two stacks of their own below (settings other than the run's stack has), started side by side.
+let ownStack: RunningStack;
+let limitedStack: RunningStack;
+beforeAll(async () => {
+  [ownStack, limitedStack] = await startStacks([
+    { distDir: shared.distDir, baseUrl: shared.baseUrl },
+    { distDir: shared.distDir, baseUrl: shared.baseUrl, env: { RATE_LIMIT_STANDARD: '2', RATE_LIMIT_RELAXED: '3' } },
+  ]);
+}, 120_000);
+afterAll(() => Promise.all([ownStack?.stop(), limitedStack?.stop()]));
+
 describe('MCP on a stack of its own', () => {
   let stack: RunningStack;
   let production: { id: string; secret: string };
   beforeAll(async () => {
-    stack = await startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl });
+    stack = ownStack;
     production = await createClient(stack.dataDir);
-  }, 120_000);
-  afterAll(() => stack?.stop());
+  });
 
   async function apiTotal(): Promise<number> {
     const bearer = await token(stack.url, 'production', production);
@@ -234,10 +244,9 @@ describe('MCP on a stack of its own', () => {
 
 describe('MCP rate limits', () => {
   let stack: RunningStack;
-  beforeAll(async () => {
-    stack = await startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env: { RATE_LIMIT_STANDARD: '2', RATE_LIMIT_RELAXED: '3' } });
-  }, 120_000);
-  afterAll(() => stack?.stop());
+  beforeAll(() => {
+    stack = limitedStack;
+  });
 
   it.each([
     ['production', 2],

@@ -26,7 +26,8 @@ const connects = (host: string, port: number) =>
     socket.once('error', () => resolve(false));
   });
 
-describe('metrics', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
+// Each case starts a stack of its own: they run side by side, as a start mostly waits on I/O.
+describe.concurrent('metrics', { timeout: OWN_STACK_TIMEOUT_MS }, () => {
   test('metrics: requests by operation, environment and status, latency, sign-ups, refusals, store commits, restarts; loopback only, not on the public port', async () => {
     const metricsPort = await freePort();
     const stack = await startStack({ distDir: shared.distDir, baseUrl: shared.baseUrl, env: { METRICS_PORT: String(metricsPort), RATE_LIMIT_STANDARD: '3' } });

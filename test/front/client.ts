@@ -13,10 +13,11 @@ export interface RawResponse {
   text: string;
 }
 
-export function raw(base: string, target: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
+/** `from`: the loopback address to send from (e.g. 127.0.0.2), so the server sees another client. */
+export function raw(base: string, target: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer; from?: string } = {}): Promise<RawResponse> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, method: init.method ?? 'GET', path: target, headers: init.headers, agent: false }, (res) => {
+    const req = http.request({ host: url.hostname, port: url.port, method: init.method ?? 'GET', path: target, headers: init.headers, localAddress: init.from, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {

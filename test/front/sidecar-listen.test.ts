@@ -36,7 +36,8 @@ function overSocket(socketPath: string, target: string): Promise<number> {
   });
 }
 
-describe('sidecar listening', { timeout: 30_000 }, () => {
+// Each case has a data directory of its own: they run side by side, as a start mostly waits on I/O.
+describe.concurrent('sidecar listening', { timeout: 30_000 }, () => {
   test('default: a Unix socket DATA_DIR/sidecar.sock with mode 0600 that answers HTTP, and a unix: ready URL', async () => {
     const data = path.join(dir, 'a');
     const running = await sidecar({ DATA_DIR: data });

@@ -37,7 +37,8 @@ function start(settings: Record<string, string>): Promise<{ code: number | null;
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr, output })));
 }
 
-describe('npm start fails fast', () => {
+// Each case is a start.ts of its own that exits at its first check: they run side by side.
+describe.concurrent('npm start fails fast', () => {
   test.each([
     ['PORT in use', () => ({ PORT: String(heldPort) }), /PORT=\d+: 127\.0\.0\.1:\d+ is already in use; choose another PORT\./],
     ['SIDECAR_PORT in use (SIDECAR_LISTEN=tcp)', () => ({ SIDECAR_LISTEN: 'tcp', SIDECAR_PORT: String(heldPort) }), /SIDECAR_PORT=\d+: .* is already in use; choose another SIDECAR_PORT\./],

@@ -15,7 +15,8 @@ function run(script: string, env: Record<string, string>): Promise<{ code: numbe
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-describe('start-up refusal on bad configuration', () => {
+// Each case is a process of its own that exits at its first check: they run side by side.
+describe.concurrent('start-up refusal on bad configuration', () => {
   test.each(['scripts/start.ts', 'api/front/main.ts'])('config: %s with PORT=abc -> non-zero exit, stderr names PORT', async (script) => {
     const { code, stdout, stderr } = await run(script, { PORT: 'abc' });
     expect(code).not.toBe(0);

@@ -30,7 +30,8 @@ const ask = async (s: ReturnType<typeof superviseSidecar>) => {
   return (await fetch(`http://${up.host}:${up.port}/`)).text();
 };
 
-describe('sidecar supervisor', () => {
+// Each case supervises a child of its own: they run side by side, as a start mostly waits on the child.
+describe.concurrent('sidecar supervisor', () => {
   test('supervisor: start resolves when the child reports ready; its address becomes the upstream', async () => {
     const logs: string[] = [];
     const s = superviseSidecar({ entry, env: process.env, log: (l) => logs.push(l) });
