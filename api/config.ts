@@ -67,10 +67,9 @@ function serverUrl(kind: string, protocols: readonly string[], example: string) 
     });
 }
 
-/** DATABASE_URL: selects the PostgreSQL store (unset: the embedded JSON store). */
 const databaseUrl = serverUrl('PostgreSQL', ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');
 
-/** DNS_SERVERS: the resolvers `waitlist check` and `invite` ask, checked by node:dns itself; empty: the system's. */
+/** Resolvers checked by node:dns itself. */
 const dnsServers = z
   .string()
   .default('')
@@ -117,7 +116,7 @@ const corsOrigins = z
     return origins;
   });
 
-/** RATE_LIMIT_STORE: a Redis URL; valkey:// is an alias of redis:// (same protocol). */
+/** valkey:// is an alias of redis:// (same protocol). */
 const rateLimitStore = serverUrl('Redis', ['redis:', 'rediss:', 'valkey:'], 'redis://127.0.0.1:6379').transform((value) =>
   value?.startsWith('valkey:') ? `redis:${value.slice('valkey:'.length)}` : value,
 );
@@ -125,10 +124,7 @@ const rateLimitStore = serverUrl('Redis', ['redis:', 'rediss:', 'valkey:'], 'red
 /** SMTP_URL's STARTTLS modes: required (smtp:// default), opportunistic, or off (a loopback relay). */
 export const STARTTLS_MODES = ['required', 'opportunistic', 'off'] as const;
 
-/**
- * SMTP_URL: the mail server of invitations. smtp:// with STARTTLS required unless `?starttls=`
- * says otherwise; smtps:// with TLS from the first byte. The password is kept apart and never printed.
- */
+/** smtp:// with STARTTLS required unless `?starttls=` says otherwise; smtps:// with TLS from the first byte. */
 const smtpUrl = serverUrl('SMTP', ['smtp:', 'smtps:'], 'smtp://user:password@mail.example.org:587').transform((value, ctx) => {
   if (value === undefined) return undefined;
   const url = new URL(value);

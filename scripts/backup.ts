@@ -1,20 +1,14 @@
 /**
- * Back up and restore the data directory of the JSON store (docs/deploy.md, "Backups"):
- *
- *   node scripts/backup.ts create <folder>    while the service runs: the last commit of the
- *                                             waitlist, the OAuth clients and the signing keys
- *   node scripts/backup.ts restore <folder>   into DATA_DIR, with the service stopped
- *
- * Safe while running: the waitlist is read through the store's own snapshot reader (a private
+ * Back up and restore the data directory of the JSON store (docs/deploy.md, "Backups").
+ * A backup is safe while the service runs: the waitlist is read through the store's own snapshot reader (a private
  * hard link to the committed file, which the sidecar never overwrites while another link exists)
  * and checked against the store's schema; clients.json and token-keys.json are only ever replaced
  * by an atomic rename, so a plain read sees one whole version. A backup folder holds the same
  * files as a data directory. With DATABASE_URL the data is in PostgreSQL: use pg_dump instead.
- * Exit codes: 0 done, 1 refused or failed, 2 usage. Nothing here prints an address.
+ * Nothing here prints an address.
  */
 import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { configOrExit } from '../api/config.ts';
 import { replaceFileDurably } from '../api/sidecar/store/durable-file.ts';
 import { CLIENTS_FILE_NAME } from '../api/sidecar/store/json/clients-file.ts';
@@ -24,12 +18,13 @@ import { storeCodec } from '../api/sidecar/store/json/store-file.ts';
 import { STORE_FILE_NAME } from '../api/sidecar/store/json/waitlist-store.ts';
 import { StartupError } from '../api/sidecar/store/errors.ts';
 import { LockHeldError, acquireLock, dataDirLockPath } from '../api/sidecar/store/lock.ts';
+import { EXIT, main } from './cli.ts';
 
-const USAGE = 'usage: node scripts/backup.ts create <folder> | restore <folder>   (DATA_DIR from the environment)';
 /** Written by the operator's commands, read as they are: one whole version each (atomic rename). */
 const SMALL_FILES = [CLIENTS_FILE_NAME, KEYS_FILE_NAME];
 
-class Refused extends Error {}
+/** A refusal is for a person: its message alone, exit 1 (scripts/cli.ts). */
+class Refused extends StartupError {}
 
 async function readOptional(path: string): Promise<Buffer | undefined> {
   return await readFile(path).catch((error: NodeJS.ErrnoException) => {
@@ -56,13 +51,14 @@ async function copyData(from: string, to: string, readWaitlist: (path: string) =
   return copied.join(', ');
 }
 
-async function create(dataDir: string, folder: string): Promise<void> {
+async function create(dataDir: string, folder: string): Promise<number> {
   if ((await readdir(folder).catch(() => [])).length > 0) throw new Refused(`${folder} is not empty: back up into a new folder.`);
   const what = await copyData(dataDir, folder, readSnapshot);
   console.log(`Backed up ${what} from ${dataDir} to ${folder}.`);
+  return EXIT.ok;
 }
 
-async function restore(dataDir: string, folder: string): Promise<void> {
+async function restore(dataDir: string, folder: string): Promise<number> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   // The sidecar holds this lock while it runs: restoring under it means the service is stopped.
   const lock = await acquireLock(dataDirLockPath(dataDir), 'restore a backup').catch((error: unknown) => {
@@ -75,42 +71,40 @@ async function restore(dataDir: string, folder: string): Promise<void> {
     }
     const what = await copyData(folder, dataDir, (path) => readFile(path, 'utf8').catch(() => undefined));
     console.log(`Restored ${what} from ${folder} into ${dataDir}. Start the service.`);
+    return EXIT.ok;
   } finally {
     await lock.release();
   }
 }
 
-async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  const [command, folder, ...extra] = parsed.positionals;
-  if (!['create', 'restore'].includes(command) || !folder || extra.length) {
-    console.error(USAGE);
-    return 2;
-  }
+/** The JSON store's data directory; with DATABASE_URL there is none to copy. */
+function dataDir(): string {
   const config = configOrExit();
   if (config.DATABASE_URL) {
-    console.error('DATABASE_URL is set: the waitlist, clients and keys are in PostgreSQL. Back up with pg_dump (docs/deploy.md, "Backups").');
-    return 1;
+    throw new Refused('DATABASE_URL is set: the waitlist, clients and keys are in PostgreSQL. Back up with pg_dump (docs/deploy.md, "Backups").');
   }
-  const dataDir = resolve(config.DATA_DIR);
-  try {
-    await (command === 'create' ? create(dataDir, resolve(folder)) : restore(dataDir, resolve(folder)));
-    return 0;
-  } catch (error) {
-    if (!(error instanceof Refused) && !(error instanceof StartupError)) throw error;
-    console.error(error.message);
-    return 1;
-  }
+  return resolve(config.DATA_DIR);
 }
 
-process.exitCode = await main(process.argv.slice(2));
+main(
+  {
+    name: 'node scripts/backup.ts',
+    summary: 'Back up and restore the data directory of the JSON store (DATA_DIR from the environment).',
+    commands: {
+      create: {
+        synopsis: 'create FOLDER',
+        help: 'Copies the last commit of the waitlist, the OAuth clients and the signing keys into FOLDER, a new or empty folder, while the service runs.',
+        args: ['FOLDER'],
+        run: ({ positionals }) => create(dataDir(), resolve(positionals[0])),
+      },
+      restore: {
+        synopsis: 'restore FOLDER',
+        help: 'Copies a backup from FOLDER into DATA_DIR, with the service stopped; never overwrites a waitlist.',
+        args: ['FOLDER'],
+        run: ({ positionals }) => restore(dataDir(), resolve(positionals[0])),
+      },
+    },
+    footer: 'Exit codes: 0 done, 1 refused or failed, 2 usage.',
+  },
+  'backup',
+);

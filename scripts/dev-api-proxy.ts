@@ -9,7 +9,8 @@ import type { ViteDevServer } from 'vite';
 import { isApiPath } from '../api/front/proxy.ts';
 import type { SidecarAddress } from '../api/net/sidecar-address.ts';
 
-export function devApiProxy(target: SidecarAddress): AstroIntegration {
+/** `upstream`: where the sidecar listens now; undefined while it restarts (the request gets 502). */
+export function devApiProxy(upstream: () => SidecarAddress | undefined): AstroIntegration {
   let dev: ViteDevServer | undefined;
   return {
     name: 'dev-api-proxy',
@@ -24,15 +25,18 @@ export function devApiProxy(target: SidecarAddress): AstroIntegration {
           route: '',
           handle: (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => {
             if (!isApiPath(req.url ?? '/')) return next();
-            const upstream = http.request({ ...target, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+            const failed = (why: string) => {
+              if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' });
+              res.end(`the preview's API sidecar is not answering: ${why}\n`);
+            };
+            const target = upstream();
+            if (!target) return failed('it is restarting');
+            const request = http.request({ ...target, method: req.method, path: req.url, headers: req.headers }, (answer) => {
               res.writeHead(answer.statusCode ?? 502, answer.headers);
               answer.pipe(res);
             });
-            upstream.on('error', (error) => {
-              if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' });
-              res.end(`the preview's API sidecar is not answering: ${error.message}\n`);
-            });
-            req.pipe(upstream);
+            request.on('error', (error) => failed(error.message));
+            req.pipe(request);
           },
         });
       },

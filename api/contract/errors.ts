@@ -58,4 +58,3 @@ export const OAUTH_ERROR_CODES = [
   'invalid_scope',
   'invalid_target',
 ] as const satisfies readonly ErrorCode[];
-export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];

@@ -15,7 +15,6 @@ export const TOKEN_TTL_SECONDS = 900;
 /** Part 5: the only scope. */
 export const STATS_SCOPE = 'waitlist:stats:read';
 export const SCOPES = [STATS_SCOPE] as const;
-export type Scope = (typeof SCOPES)[number];
 
 /** Part 9: `X-API-Version` header and `apiVersion` field. */
 export const API_VERSION = '1';

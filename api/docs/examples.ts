@@ -6,13 +6,11 @@ import type { z } from 'zod';
 import {
   Accepted,
   ApiIndex,
-  API_VERSION,
   BUILDING,
   ERROR_MESSAGES,
   LANGS,
   ROLES,
   SCOPES,
-  SERVICE_NAME,
   SOURCES,
   TOKEN_TTL_SECONDS,
   Status,
@@ -20,6 +18,7 @@ import {
   TokenResponse,
   WaitlistStats,
   apiIndexBody,
+  statusBody,
   environmentUrls,
   type ErrorCode,
   type MediaType,
@@ -72,19 +71,6 @@ function exampleStats(): WaitlistStats {
   };
 }
 
-function exampleStatus(baseUrl: string): Status {
-  const urls = environmentUrls(baseUrl, 'production');
-  return {
-    status: 'ok',
-    service: SERVICE_NAME,
-    apiVersion: API_VERSION,
-    environment: 'production',
-    time: EXAMPLE_TIME,
-    docs: urls.guide,
-    openapi: urls.openapi,
-  };
-}
-
 const EXAMPLE_TOKEN: TokenResponse = {
   access_token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2lnbmF0dXJl',
   token_type: 'Bearer',
@@ -95,7 +81,7 @@ const EXAMPLE_TOKEN: TokenResponse = {
 /** The example of a 200 body, by its schema. */
 export function successExample(schema: z.ZodType, baseUrl: string): Example {
   const examples = new Map<z.ZodType, Example>([
-    [Status, { summary: 'The service is up', value: exampleStatus(baseUrl) }],
+    [Status, { summary: 'The service is up', value: statusBody(environmentUrls(baseUrl, 'production'), 'production', Date.parse(EXAMPLE_TIME)) }],
     [TokenResponse, { summary: 'A token for the statistics scope', value: EXAMPLE_TOKEN }],
     [Accepted, { summary: 'Accepted (new, repeated or discarded sign-up)', value: { accepted: true } satisfies Accepted }],
     [WaitlistStats, { summary: 'Aggregate counts', value: exampleStats() }],

@@ -5,7 +5,6 @@
  * of each engine it uses. Nothing crosses the channel on the request path.
  */
 import type { ChildProcess } from 'node:child_process';
-import type { Registry } from 'prom-client';
 import type { Readiness } from './readiness.ts';
 
 /** The questions and the type of their answers. */
@@ -23,16 +22,6 @@ interface Message {
 }
 
 let nextId = 1;
-
-/** In the sidecar: answer the parent's metrics requests with this registry. */
-export function answerMetrics(registry: Registry): void {
-  answer('metrics', () => registry.metrics());
-}
-
-/** In the sidecar: answer the parent's readiness requests. */
-export function answerReadiness(read: () => Readiness): void {
-  answer('readiness', read);
-}
 
 /**
  * In the supervisor: one question to the child over IPC; undefined when it exits, is gone, or is
@@ -59,7 +48,8 @@ export function ask<Q extends Question>(child: ChildProcess, type: Q, timeoutMs:
   });
 }
 
-function answer<Q extends Question>(type: Q, produce: () => Answers[Q] | Promise<Answers[Q]>): void {
+/** In the sidecar: answer the parent's questions of this type with what `produce` gives. */
+export function answer<Q extends Question>(type: Q, produce: () => Answers[Q] | Promise<Answers[Q]>): void {
   process.on('message', async (message: Message) => {
     if (message?.type !== `${type}?`) return;
     const value = await produce();

@@ -16,7 +16,7 @@ import { closeGracefully, listenSidecar } from './listen.ts';
 import { sidecarAddress } from '../net/sidecar-address.ts';
 import { systemClock } from './deps.ts';
 import { createLogger } from '../log/logger.ts';
-import { answerMetrics, answerReadiness } from '../metrics/ipc.ts';
+import { answer } from '../metrics/ipc.ts';
 import type { EngineHealth } from './health/engine-health.ts';
 import { readinessOf } from '../metrics/readiness.ts';
 import { openRateLimitStore, type RateLimitStore } from './http/rate-limit/index.ts';
@@ -33,7 +33,7 @@ const logger = createLogger('sidecar', config);
 // Only when scraped does anything cross to the front (metrics/ipc.ts). Off without METRICS_PORT,
 // and then prom-client is not even loaded.
 const metrics = config.METRICS_PORT === undefined ? undefined : (await import('./metrics.ts')).createSidecarMetrics();
-if (metrics) answerMetrics(metrics.registry);
+if (metrics) answer('metrics', () => metrics.registry.metrics());
 
 async function start(): Promise<void> {
   const backend = await openBackend(config, { warn: (line) => logger.warn(line), serveOperator: true, onCommit: metrics?.onCommit, logger });
@@ -47,7 +47,7 @@ async function start(): Promise<void> {
     const engines: EngineHealth[] = limiter.health ? [backend.health, limiter.health] : [backend.health];
     const states = () => engines.map((engine) => engine.state());
     metrics?.watchEngines(states);
-    if (metrics) answerReadiness(() => readinessOf(states()));
+    if (metrics) answer('readiness', () => readinessOf(states()));
     const app = createApp({ store, clock: systemClock, keys, clients, config, logger, limiter });
     // The front refuses a head over node:http's limit (16 KB) and adds its forwarding fields to the
     // rest: with twice the room, the sidecar never refuses, in node:http's bare shape, a head the front passed.

@@ -4,23 +4,24 @@
  * joined with its handler.
  */
 import type { H3 } from 'h3';
-import { ENVIRONMENTS, ENV_PREFIX, MCP_ROUTE, ROUTES, type Environment, type Route, type RouteId } from '../contract/index.ts';
-import { getApiIndex } from './routes/api-index.ts';
+import { ENVIRONMENTS, ENV_PREFIX, MCP_ROUTE, ROUTES, apiIndexBody, statusBody, type Environment, type Route, type RouteId } from '../contract/index.ts';
+import { jsonResponse } from './http/respond.ts';
 import { mcp } from './routes/mcp.ts';
 import type { RouteHandler } from './routes/route-module.ts';
 import { getWaitlistStats } from './routes/stats.ts';
-import { getStatus } from './routes/status.ts';
 import { createToken } from './routes/token.ts';
 import { joinWaitlist } from './routes/waitlist.ts';
 
 const HANDLERS: Record<RouteId, RouteHandler> = {
-  getStatus,
+  // Operation 1: the zero-auth status probe.
+  getStatus: async (_event, { env, urls, deps }) => jsonResponse(200, statusBody(urls, env, deps.clock.now())),
   createToken,
   joinWaitlist,
   getWaitlistStats,
   // Operation 5, the deprecated alias, behaves exactly like operation 3.
   joinWaitlistLegacy: joinWaitlist,
-  getApiIndex,
+  // Operation 6: the zero-auth index of a base path, with absolute links.
+  getApiIndex: async (_event, { env, urls }) => jsonResponse(200, apiIndexBody(urls, env)),
   mcp,
 };
 

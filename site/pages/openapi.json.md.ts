@@ -1,12 +1,11 @@
 // /openapi.json.md: the Markdown twin of /openapi.json, built from the same document object.
 import type { APIRoute } from 'astro';
-import { loadConfig } from '../../api/config.ts';
 import { environmentUrls } from '../../api/contract/paths.ts';
 import { openApiMarkdown } from '../../api/docs/openapi-markdown.ts';
 import { buildOpenApiDocument } from '../../api/docs/openapi.ts';
+import { BASE_URL } from '../lib/site-config.ts';
 
 export const GET: APIRoute = () => {
-  const { BASE_URL } = loadConfig();
   const markdown = openApiMarkdown(buildOpenApiDocument(BASE_URL), environmentUrls(BASE_URL, 'production').openapi);
   return new Response(markdown, { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } });
 };

@@ -3,6 +3,7 @@
  * consent text the address owner agreed to.
  */
 import { CONSENT_TEXT_VERSION, type Lang, type Source } from '../../contract/index.ts';
+import type { WaitlistRecord } from './record.ts';
 
 /** The version of the consent sentence (with its wording in api/contract/consent.ts). */
 export { CONSENT_TEXT_VERSION };
@@ -11,14 +12,7 @@ export { CONSENT_TEXT_VERSION };
 export const CHANNELS = ['json', 'form', 'mcp'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-export interface ConsentEvidence {
-  /** Which site form was used; `api` when the call named none. */
-  form: Source | 'api';
-  channel: Channel;
-  lang: Lang;
-  textVersion: string;
-}
-
-export function consentEvidence(source: Source | undefined, channel: Channel, lang: Lang): ConsentEvidence {
+/** `form`: which site form was used; `api` when the call named none. */
+export function consentEvidence(source: Source | undefined, channel: Channel, lang: Lang): WaitlistRecord['consent'] {
   return { form: source ?? 'api', channel, lang, textVersion: CONSENT_TEXT_VERSION };
 }

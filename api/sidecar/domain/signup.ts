@@ -9,7 +9,7 @@
  * fields first, so `__proto__`, `constructor` or `prototype` can neither set a prototype (which a
  * plain `{}` would do, hiding the name from the strict schema) nor slip through unrejected.
  */
-import { DEFAULT_LANG, LANGS, WaitlistSignup, type Lang } from '../../contract/index.ts';
+import { DEFAULT_LANG, FORM_CONSENT_VALUES, LANGS, WaitlistSignup, type Lang } from '../../contract/index.ts';
 import { normaliseEmail } from './email.ts';
 
 export type SignupInput =
@@ -23,8 +23,6 @@ type SignupCheck =
 
 /** Form fields whose empty value means "not answered" (an unselected <select>). */
 const OPTIONAL_CHOICES = ['role', 'building', 'source', 'lang'];
-/** A checked checkbox sends `on` (its default value); `true` is what a script would send. */
-const FORM_CONSENT = ['true', 'on'];
 const FIELDS: ReadonlySet<string> = new Set(Object.keys(WaitlistSignup.shape));
 
 export function checkSignup(input: SignupInput): SignupCheck {
@@ -64,7 +62,7 @@ function fromForm(fields: ReadonlyMap<string, string>) {
   const entries: [string, unknown][] = [];
   for (const [name, value] of fields) {
     if (OPTIONAL_CHOICES.includes(name) && value === '') continue;
-    entries.push([name, name === 'consent' && FORM_CONSENT.includes(value) ? true : value]);
+    entries.push([name, name === 'consent' && (FORM_CONSENT_VALUES as readonly string[]).includes(value) ? true : value]);
   }
   return collect(entries);
 }

@@ -7,11 +7,12 @@
  * in step for the next request; a body longer still is left unread and the answer says
  * `Connection: close` (an unread body must never become the next request's start).
  *
- * On node:http (h3's Node adapter) the body is read from the IncomingMessage itself, by the same
- * rules: the web stream srvx would wrap it in costs more per sign-up than reading it
- * (docs/performance.md). Other requests (app.request in tests, any Request) are read as a stream.
+ * On node:http (h3's Node adapter) the body is read from the IncomingMessage itself: the web
+ * stream srvx would wrap it in costs more per sign-up than reading it (docs/performance.md).
+ * Other requests (app.request in tests, any Request) are read through a Node stream of their body.
  */
-import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { ServerRequest } from 'srvx';
 import { ApiError } from './errors.ts';
 
@@ -19,28 +20,13 @@ export async function readLimitedBody(request: Request, limit: number): Promise<
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw new ApiError('payload_too_large');
   const node = (request as ServerRequest).runtime?.node?.req;
-  if (node && !node.readableDidRead && request.method !== 'GET' && request.method !== 'HEAD') return readNodeBody(node as IncomingMessage, limit);
+  if (node && !node.readableDidRead && request.method !== 'GET' && request.method !== 'HEAD') return readStream(node, limit);
   if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      const ended = await discard(reader, limit);
-      // Not cancel(): that destroys the socket, possibly before the 413 is written.
-      reader.releaseLock();
-      throw new ApiError('payload_too_large', ended ? {} : { connection: 'close' });
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total);
+  return readStream(Readable.fromWeb(request.body as NodeReadableStream), limit);
 }
 
-/** The same rules on a Node request: the bytes, or the same ApiError; a hang-up rejects. */
-function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+/** The bytes, or the ApiError; a hang-up rejects. */
+function readStream(req: Readable, limit: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -65,16 +51,6 @@ function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> 
     const onClose = () => finish(() => reject(new Error('the client closed the connection while sending the body')));
     req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
-}
-
-/** Reads and drops up to `budget` bytes; true when the body ended within them. */
-async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number): Promise<boolean> {
-  for (let left = budget; left >= 0; ) {
-    const { done, value } = await reader.read();
-    if (done) return true;
-    left -= value.byteLength;
-  }
-  return false;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

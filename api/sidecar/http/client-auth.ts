@@ -5,14 +5,8 @@
  */
 import { decodeComponent } from './form.ts';
 
-export interface ClientCredentials {
-  method: 'client_secret_basic' | 'client_secret_post';
-  id: string;
-  secret: string;
-}
-
 export type ClientAuthResult =
-  | { ok: true; credentials: ClientCredentials }
+  | { ok: true; credentials: { id: string; secret: string } }
   | { ok: false; code: 'invalid_request' | 'invalid_client' };
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -26,10 +20,10 @@ export function clientCredentials(
   if (authorization !== null) {
     if (bodyId !== undefined || bodySecret !== undefined) return { ok: false, code: 'invalid_request' };
     const basic = parseBasic(authorization);
-    return basic ? { ok: true, credentials: { method: 'client_secret_basic', ...basic } } : { ok: false, code: 'invalid_client' };
+    return basic ? { ok: true, credentials: basic } : { ok: false, code: 'invalid_client' };
   }
   if (bodyId !== undefined && bodySecret !== undefined) {
-    return { ok: true, credentials: { method: 'client_secret_post', id: bodyId, secret: bodySecret } };
+    return { ok: true, credentials: { id: bodyId, secret: bodySecret } };
   }
   return { ok: false, code: 'invalid_client' };
 }

@@ -23,11 +23,6 @@ export function clientGone(request: Request): boolean {
   return request.signal?.aborted === true;
 }
 
-/** 12 hex digits: enough to find one line in a day's log, short enough to read out on the phone. */
-export function newErrorId(): string {
-  return randomBytes(6).toString('hex');
-}
-
 /** Logs one line for an unexpected exception and returns the ApiError to answer with. */
 export function reportFailure(logger: Logger, request: Request, method: string, path: string, error: unknown): ApiError {
   if (clientGone(request)) {
@@ -39,6 +34,7 @@ export function reportFailure(logger: Logger, request: Request, method: string, 
     error.health.requestAffected();
     return new ApiError('internal_error');
   }
-  logger.error(`error id ${newErrorId()}: ${errorDetail(method, path, error)}`);
+  // 12 hex digits: enough to find one line in a day's log, short enough to read out on the phone.
+  logger.error(`error id ${randomBytes(6).toString('hex')}: ${errorDetail(method, path, error)}`);
   return new ApiError('internal_error');
 }

@@ -5,11 +5,10 @@
  */
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { BUILDING, EMAIL_MAX_LENGTH, LANGS, ROLES, SOURCES, type Accepted } from '../../contract/index.ts';
+import { BUILDING, EMAIL_MAX_LENGTH, LANGS, ROLES, SOURCES, statusBody, type Accepted } from '../../contract/index.ts';
 import { checkSignup } from '../domain/signup.ts';
 import { SANDBOX_STATS } from '../domain/stats.ts';
 import type { RouteContext } from '../routes/route-module.ts';
-import { statusBody } from '../routes/status.ts';
 
 export const STATS_TOOL = 'waitlist_stats';
 
@@ -45,7 +44,7 @@ export function registerTools(server: McpServer, { env, urls, deps }: RouteConte
       description: 'Checks that the waitlist service is up; answers the status probe of the API, with links to its documentation.',
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async () => json(statusBody({ env, urls, deps })),
+    async () => json(statusBody(urls, env, deps.clock.now())),
   );
 
   server.registerTool(

@@ -20,11 +20,6 @@
  */
 import { join } from 'node:path';
 
-export { MAX_SOCKET_PATH_BYTES } from '../../net/sidecar-address.ts';
-
 export function operatorSocketPath(dataDir: string): string {
   return join(dataDir, 'operator.sock');
 }
-
-/** The largest request body the channel reads (one address in JSON). */
-export const MAX_REQUEST_BYTES = 4096;

@@ -4,20 +4,34 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { LANGS } from '../../contract/index.ts';
+import { MAX_SOCKET_PATH_BYTES } from '../../net/sidecar-address.ts';
 import { isDayRange } from '../domain/day-series.ts';
+import { InviteClaimSchema, InviteFilterSchema } from '../domain/invitation.ts';
 import { closeGracefully, listenPrivateSocket } from '../listen.ts';
-import type { ExportFilter, InvitationStore, OperatorStore } from '../store/waitlist-store.ts';
-import { MAX_REQUEST_BYTES, MAX_SOCKET_PATH_BYTES, operatorSocketPath } from './protocol.ts';
-import { inviteRoute, jsonBody } from './invite-routes.ts';
+import type { InvitationStore, OperatorStore } from '../store/waitlist-store.ts';
+import { operatorSocketPath } from './protocol.ts';
 
+/** The largest request body of a single address in JSON (show). */
+const MAX_REQUEST_BYTES = 4096;
 /** An erasure: one address, or a chunk of `erase --from` (a thousand addresses of up to 254 characters). */
 const MAX_ERASE_BYTES = 1_048_576;
+/** The largest invitation request (a claim naming the members its run left out). */
+const MAX_INVITE_REQUEST_BYTES = 8_388_608;
+/** The longest server reply a failure carries (it is stored shortened: domain/invitation.ts failureText). */
+const MAX_REPLY_CHARS = 16_384;
 const Erase = z.object({ emails: z.array(z.string().min(1)) }).strict();
 const Show = z.object({ email: z.string().min(1) });
 const ExportQuery = z.object({ lang: z.enum(LANGS).optional(), since: z.string().refine((since) => !Number.isNaN(Date.parse(since))).optional() });
+const Settle = z.object({ email: z.string().min(1), messageId: z.string().min(1) }).strict();
+const Confirm = Settle.extend({ at: z.iso.datetime() }).strict();
+const Fail = Settle.extend({ reply: z.string().max(MAX_REPLY_CHARS) }).strict();
+const Unconfirmed = z.object({ filter: InviteFilterSchema }).strict();
 
 /** How long a closing sidecar lets operator calls in flight finish (a long export is cut). */
 const CLOSE_GRACE_MS = 1_000;
+
+type Store = OperatorStore & InvitationStore;
+type Handler = (store: Store, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => Promise<void>;
 
 export interface OperatorServer {
   close(): Promise<void>;
@@ -28,11 +42,7 @@ export interface OperatorServer {
  * found there is a leftover of a crashed run and is replaced. When the path is too long for a Unix
  * socket, warns and serves nothing (show and erase then need the service stopped).
  */
-export async function serveOperator(
-  store: OperatorStore & InvitationStore,
-  dataDir: string,
-  warn?: (line: string) => void,
-): Promise<OperatorServer | undefined> {
+export async function serveOperator(store: Store, dataDir: string, warn?: (line: string) => void): Promise<OperatorServer | undefined> {
   const path = operatorSocketPath(dataDir);
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
     warn?.(`operator socket: ${path} is too long for a Unix socket; show and erase need the service stopped. Use a shorter DATA_DIR.`);
@@ -40,50 +50,68 @@ export async function serveOperator(
   }
   await unlink(path).catch(() => {});
   const server = createServer((req, res) => {
-    handle(store, req, res).catch(() => answer(res, 500, { error: 'internal_error' }));
+    const url = new URL(req.url ?? '/', 'http://operator');
+    const route = `${req.method} ${url.pathname}`;
+    const handler = Object.hasOwn(ROUTES, route) ? ROUTES[route] : async () => answer(res, 404, { error: 'not_found' });
+    handler(store, req, res, url.searchParams).catch(() => answer(res, 500, { error: 'internal_error' }));
   });
   await listenPrivateSocket(server, path, (code) => `The operator channel cannot listen on ${path} (${code}).`);
   // A call in flight (an erase waiting for its commit) is answered before the store closes.
   return { close: () => closeGracefully(server, CLOSE_GRACE_MS) };
 }
 
-async function handle(store: OperatorStore & InvitationStore, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://operator');
-  const route = `${req.method} ${url.pathname}`;
-  if (route === 'GET /count') return answer(res, 200, { count: await store.count() });
-  if (route === 'GET /domains') return answer(res, 200, { domains: [...(await store.membersPerDomain())] });
-  if (route === 'POST /erase') {
-    const body = Erase.safeParse(await jsonBody(req, MAX_ERASE_BYTES));
-    return body.success ? answer(res, 200, { erased: await store.eraseMany(body.data.emails) }) : answer(res, 400, { error: 'bad_request' });
-  }
-  if (route === 'GET /stats') {
-    const now = Number(url.searchParams.get('now') ?? Date.now());
-    return Number.isFinite(now) ? answer(res, 200, await store.stats(now)) : answer(res, 400, { error: 'bad_time' });
-  }
-  if (route === 'GET /series') {
-    const range = { since: url.searchParams.get('since'), until: url.searchParams.get('until') };
-    return isDayRange(range) ? answer(res, 200, await store.signupsPerDay(range)) : answer(res, 400, { error: 'bad_range' });
-  }
-  if (route === 'GET /export') {
-    const filter = ExportQuery.safeParse(Object.fromEntries(url.searchParams));
-    return filter.success ? streamExport(store, filter.data, res) : answer(res, 400, { error: 'bad_filter' });
-  }
-  if (route === 'POST /show') {
-    const body = Show.safeParse(await jsonBody(req, MAX_REQUEST_BYTES));
+/** A POST route: its JSON body (at most `limit` bytes) must match `schema` (else 400); `run`'s result is the 200 body, undefined is 404. */
+function post<T>(limit: number, schema: z.ZodType<T>, run: (store: Store, body: T) => Promise<unknown>): Handler {
+  return async (store, req, res) => {
+    const body = schema.safeParse(await jsonBody(req, limit));
     if (!body.success) return answer(res, 400, { error: 'bad_request' });
-    const record = await store.show(body.data.email);
-    return record ? answer(res, 200, record) : answer(res, 404, { error: 'not_found' });
-  }
-  if (await inviteRoute(store, route, req, (status, body) => answer(res, status, body))) return;
-  return answer(res, 404, { error: 'not_found' });
+    const result = await run(store, body.data);
+    return result === undefined ? answer(res, 404, { error: 'not_found' }) : answer(res, 200, result);
+  };
 }
 
-async function streamExport(store: OperatorStore, filter: ExportFilter, res: ServerResponse): Promise<void> {
-  res.writeHead(200, { 'content-type': 'application/jsonl' });
-  // pipeline waits for the reader (a slow pipe never piles the export up in memory) and stops when it leaves.
-  await pipeline(async function* () {
-    for await (const record of store.export(filter)) yield `${JSON.stringify(record)}\n`;
-  }, res);
+const ROUTES: Record<string, Handler> = {
+  'GET /count': async (store, _req, res) => answer(res, 200, { count: await store.count() }),
+  'GET /domains': async (store, _req, res) => answer(res, 200, { domains: [...(await store.membersPerDomain())] }),
+  'GET /stats': async (store, _req, res, query) => {
+    const now = Number(query.get('now') ?? Date.now());
+    return Number.isFinite(now) ? answer(res, 200, await store.stats(now)) : answer(res, 400, { error: 'bad_time' });
+  },
+  'GET /series': async (store, _req, res, query) => {
+    const range = { since: query.get('since'), until: query.get('until') };
+    return isDayRange(range) ? answer(res, 200, await store.signupsPerDay(range)) : answer(res, 400, { error: 'bad_range' });
+  },
+  'GET /export': async (store, _req, res, query) => {
+    const filter = ExportQuery.safeParse(Object.fromEntries(query));
+    if (!filter.success) return answer(res, 400, { error: 'bad_filter' });
+    res.writeHead(200, { 'content-type': 'application/jsonl' });
+    // pipeline waits for the reader (a slow pipe never piles the export up in memory) and stops when it leaves.
+    await pipeline(async function* () {
+      for await (const record of store.export(filter.data)) yield `${JSON.stringify(record)}\n`;
+    }, res);
+  },
+  'POST /show': post(MAX_REQUEST_BYTES, Show, (store, { email }) => store.show(email)),
+  'POST /erase': post(MAX_ERASE_BYTES, Erase, async (store, { emails }) => ({ erased: await store.eraseMany(emails) })),
+  // `waitlist invite` through the sidecar, the file's single writer: two runs at once (or a run and the sign-ups) never write it side by side.
+  'POST /invite/claim': post(MAX_INVITE_REQUEST_BYTES, InviteClaimSchema, async (store, claim) => ({ records: await store.claimInvitees(claim) })),
+  'POST /invite/confirm': post(MAX_INVITE_REQUEST_BYTES, Confirm, async (store, c) => ({ done: await store.confirmInvitation(c.email, c.messageId, c.at) })),
+  'POST /invite/fail': post(MAX_INVITE_REQUEST_BYTES, Fail, async (store, f) => ({ done: await store.failInvitation(f.email, f.messageId, f.reply) })),
+  'POST /invite/release': post(MAX_INVITE_REQUEST_BYTES, Settle, async (store, r) => ({ done: await store.releaseInvitation(r.email, r.messageId) })),
+  'POST /invite/unconfirmed': post(MAX_INVITE_REQUEST_BYTES, Unconfirmed, async (store, { filter }) => ({ records: await store.unconfirmedInvitations(filter) })),
+};
+
+/** The request's JSON body, or undefined when it is longer than `limit` or not JSON. */
+async function jsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  let text = '';
+  for await (const chunk of req) {
+    text += chunk;
+    if (text.length > limit) return undefined;
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function answer(res: ServerResponse, status: number, body: unknown): void {

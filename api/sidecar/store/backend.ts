@@ -1,8 +1,4 @@
-/**
- * A storage engine as everything above the seam sees it: the waitlist, the OAuth clients and the
- * token keys. Each engine (store/json/, store/postgres/) implements it; store/open-backend.ts picks
- * one from the configuration.
- */
+/** A storage engine as everything above the seam sees it: the waitlist, the OAuth clients and the token keys. */
 import type { ClientRegistry } from '../domain/clients.ts';
 import type { EngineHealth } from '../health/engine-health.ts';
 import type { Logger } from '../http/log.ts';

@@ -1,7 +1,6 @@
 /**
  * The waitlist store as the rest of the code sees it, one asynchronous interface for every
- * engine: routes, statistics, operator commands and tests use only this. One implementation
- * per engine: store/json/ (the embedded default) and store/postgres/; store/open-backend.ts picks one.
+ * engine (open-backend.ts): routes, statistics, operator commands and tests use only this.
  * Addresses are passed already normalised (domain/email.ts).
  */
 import type { Lang, WaitlistSignup, WaitlistStats } from '../../contract/index.ts';

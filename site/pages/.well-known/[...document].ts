@@ -7,18 +7,17 @@
  * RFC 9728 §3).
  */
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { loadConfig } from '../../../api/config.ts';
 import { ENVIRONMENTS } from '../../../api/contract/enums.ts';
 import { DISCOVERY_PATHS, MCP_PATH, authorizationServerMetadataPath, protectedResourceMetadataPath } from '../../../api/contract/paths.ts';
 import { agentSkillsIndex, mcpServerCard } from '../../../api/docs/agents.ts';
 import { API_CATALOG_CONTENT_TYPE, apiCatalog, authorizationServerMetadata, protectedResourceMetadata } from '../../../api/docs/discovery.ts';
 import { jsonFile } from '../../../api/docs/respond.ts';
+import { BASE_URL } from '../../lib/site-config.ts';
 import { joinWaitlistSkill } from '../../lib/skill.ts';
 
 type Document = { body: unknown; type?: string };
 
 export const getStaticPaths = (() => {
-  const { BASE_URL } = loadConfig();
   const documents: [string, Document][] = [
     [DISCOVERY_PATHS.apiCatalog, { body: apiCatalog(BASE_URL), type: API_CATALOG_CONTENT_TYPE }],
     [DISCOVERY_PATHS.mcpServerCard, { body: mcpServerCard(BASE_URL) }],

@@ -5,7 +5,7 @@
  */
 import type { Adapter } from 'lowdb';
 import type { RecordTable } from './record-table.ts';
-import { discardRecycled, readSnapshot, removeLeftovers, replaceRecycling } from './recycled-file.ts';
+import { readSnapshot, replaceRecycling } from './recycled-file.ts';
 import { storeCodec } from './store-file.ts';
 
 export class DurableJsonFile implements Adapter<RecordTable> {
@@ -29,15 +29,5 @@ export class DurableJsonFile implements Adapter<RecordTable> {
     const chunks = this.#codec.serialize(table);
     this.lastWriteBytes = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
     return replaceRecycling(this.path, chunks);
-  }
-
-  /** For the writer holding the data-directory lock, before its first write. */
-  removeLeftovers(): Promise<void> {
-    return removeLeftovers(this.path);
-  }
-
-  /** Drops the previous generation kept for the next write; never while a write is in flight. */
-  discardPrevious(): Promise<void> {
-    return discardRecycled(this.path);
   }
 }

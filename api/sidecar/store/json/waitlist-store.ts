@@ -24,6 +24,7 @@ import { matchesFilter, type CommitInfo, type ExportFilter, type WaitlistStore }
 import { failureText, type Invitation, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
 import { claimIn, settleIn, unconfirmedIn } from './invitations.ts';
 import { DurableJsonFile } from './json-adapter.ts';
+import { discardRecycled, removeLeftovers } from './recycled-file.ts';
 import { RecordTable } from './record-table.ts';
 
 export const STORE_FILE_NAME = 'waitlist.json';
@@ -80,7 +81,7 @@ export class JsonWaitlistStore implements WaitlistStore {
   static async open(dataDir: string, options: JsonStoreOptions = {}): Promise<JsonWaitlistStore> {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const adapter = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
-    await adapter.removeLeftovers();
+    await removeLeftovers(adapter.path);
     // Built by hand: lowdb's JSONFilePreset swaps in a memory adapter when NODE_ENV=test.
     const db = new Low(adapter, new RecordTable());
     const existing = await adapter.read();
@@ -189,7 +190,7 @@ export class JsonWaitlistStore implements WaitlistStore {
       try {
         const started = performance.now();
         await this.#db.write();
-        if (batch.some((waiter) => waiter.discardPrevious)) await this.#file.discardPrevious();
+        if (batch.some((waiter) => waiter.discardPrevious)) await discardRecycled(this.#file.path);
         this.#commits += 1;
         this.#onCommit?.({ durationMs: performance.now() - started, bytes: this.#file.lastWriteBytes, records: this.#db.data.size });
         this.#health?.succeeded(startedAt);
@@ -243,6 +244,6 @@ export class JsonWaitlistStore implements WaitlistStore {
     if (this.#readOnly) return;
     this.#closed = true;
     await this.#flushing;
-    await this.#file.discardPrevious();
+    await discardRecycled(this.#file.path);
   }
 }
