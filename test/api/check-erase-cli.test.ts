@@ -17,7 +17,7 @@ import { DNSMASQ_BINARY, startDnsmasq, type DnsServer } from '../../scripts/dnsm
 import { postgresBinDir } from '../support/engines/postgres.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
 import { usePostgres } from './support/backends.ts';
-import { captureOutput, ROOT, runCommand, type Finished } from './support/cli.ts';
+import { captureOutput, ROOT, runCommand, storedRecords, type Finished } from './support/cli.ts';
 import { ZONE } from './support/dns-zone.ts';
 import { testConfig } from './support/harness.ts';
 import { startSidecar, type Running } from './support/process.ts';
@@ -43,9 +43,13 @@ async function seed(store: WaitlistStore): Promise<void> {
   await store.claimInvitees({ count: 1, filter: {}, at: NOW, messageIdDomain: 'waitlist.example' });
 }
 
-/** `command` in a shell, as an operator types it, with the project's root as working directory. */
+/**
+ * `command` in a shell, as an operator types it, with the project's root as working directory and
+ * the environment runCommand gives (Node's compile cache included: without it each node compiles anew).
+ */
 function shell(command: string, env: Record<string, string>): Promise<Finished> {
-  const child = spawn('sh', ['-c', command], { cwd: ROOT, env: { PATH: process.env.PATH, BASE_URL: 'https://waitlist.example', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const clean = { PATH: process.env.PATH, NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE, BASE_URL: 'https://waitlist.example' };
+  const child = spawn('sh', ['-c', command], { cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = captureOutput(child);
   return new Promise((done) => child.on('close', (code) => done({ code, stdout: output.stdout(), stderr: output.stderr() })));
 }
@@ -62,7 +66,7 @@ function cliSuite(open: (dns: DnsServer) => Promise<Opened>): void {
   let dns: DnsServer;
   let opened: Opened;
   const waitlist = (...args: string[]) => runCommand('scripts/waitlist.ts', args, opened.env);
-  const emails = async () => (await waitlist('export')).stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line).email as string);
+  const emails = async () => (await storedRecords(opened.env)).map((record) => record.email);
   const outputs: Finished[] = [];
   const logged = (run: Finished) => (outputs.push(run), run);
 

@@ -7,7 +7,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { JsonWaitlistStore } from '../../api/sidecar/store/json/waitlist-store.ts';
 import { openBackend } from '../../api/sidecar/store/open-backend.ts';
 import type { WaitlistStore } from '../../api/sidecar/store/waitlist-store.ts';
@@ -18,6 +17,7 @@ import { startSmtp, type SmtpHarness } from '../support/smtp.ts';
 import { usePostgres } from './support/backends.ts';
 import { ZONE } from './support/dns-zone.ts';
 import { testConfig } from './support/harness.ts';
+import { storedRecords } from './support/cli.ts';
 import { jsonLines, waitlist } from './support/invite.ts';
 import { startSidecar } from './support/process.ts';
 
@@ -50,7 +50,7 @@ function inviteSuite(open: () => Promise<Opened>): void {
   let smtp: SmtpHarness;
   let opened: Opened;
   const run = (...args: string[]) => waitlist({ ...opened.env, DNS_SERVERS: dns.address, SMTP_URL: smtp.url }, 'invite', ...args);
-  const records = async () => jsonLines((await waitlist(opened.env, 'export')).stdout) as unknown as WaitlistRecord[];
+  const records = () => storedRecords(opened.env);
 
   beforeAll(async () => {
     [dns, smtp] = await Promise.all([startDnsmasq(ZONE), startSmtp()]);

@@ -1,6 +1,9 @@
 /** Runs a node script of the project to its end and collects what it printed. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { WaitlistRecord } from '../../../api/sidecar/domain/record.ts';
+import { openForOperator } from '../../../api/sidecar/operator/access.ts';
+import { testConfig } from './harness.ts';
 
 /** The project's root: every script runs with it as the working directory. */
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -34,4 +37,20 @@ export function runCommand(script: string, args: string[], env: Record<string, s
   });
   const output = captureOutput(child);
   return new Promise((done) => child.on('close', (code) => done({ code, stdout: output.stdout(), stderr: output.stderr() })));
+}
+
+/**
+ * Every record in sign-up order as the commands see them with `env` (DATA_DIR, DATABASE_URL), read
+ * in this process the way they reach the store (api/sidecar/operator/access.ts: the database, the
+ * running sidecar's operator socket, or the file), for tests whose rule is not the export itself.
+ */
+export async function storedRecords(env: Record<string, string>): Promise<WaitlistRecord[]> {
+  const access = await openForOperator(testConfig(env), 'read');
+  const records: WaitlistRecord[] = [];
+  try {
+    for await (const record of access.store.export()) records.push(record);
+    return records;
+  } finally {
+    await access.close();
+  }
 }
