@@ -44,7 +44,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', ()
   let pool: pg.Pool;
   beforeAll(async () => {
     engine = await sharedPostgres();
-    pool = await openPool(await engine.createDatabase(), { max: 10 });
+    pool = await openPool(await engine.createSchema(), { max: 10 });
     dir = await mkdtemp(join(tmpdir(), 'migrate-'));
   });
   afterAll(async () => {
@@ -88,7 +88,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', ()
   });
 
   it('migrate: an address already signed up on PostgreSQL is merged as its two histories would be (earlier first sign-up, older answers kept, newer consent)', async () => {
-    const other = await openPool(await engine.createDatabase(), { max: 2 });
+    const other = await openPool(await engine.createSchema(), { max: 2 });
     try {
       await migrateToPostgres(other, { records: [], clients: [], keys: {} });
       const postgres = new PostgresWaitlistStore(other);
@@ -115,7 +115,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', ()
   });
 
   it('migrate: a failure part-way (a duplicate address in the source) rolls back everything', async () => {
-    const other = await openPool(await engine.createDatabase(), { max: 10 });
+    const other = await openPool(await engine.createSchema(), { max: 10 });
     try {
       const record = (email: string): WaitlistRecord => ({
         email,
@@ -141,7 +141,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', ()
       await json.upsert({ email: 'ada@example.com', consent: true, role: 'data', lang: 'de' }, 'form', iso(T0));
       await json.upsert({ email: 'bob@example.com', consent: true }, 'json', iso(T0 + 1000));
       await json.close();
-      const url = await engine.createDatabase();
+      const url = await engine.createSchema();
       const run = await waitlistCommand({ DATA_DIR: source }, 'migrate', '--to', url);
       expect([run.code, run.stderr]).toEqual([0, '']);
       expect(run.stdout).toContain('waitlist: 2 records in the file, 2 of them in the database (2 inserted, 0 updated');
@@ -184,7 +184,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'migration to PostgreSQL', ()
         body: JSON.stringify({ email: 'live@example.com', consent: true }),
       });
       expect(signup.status).toBe(200);
-      const run = await waitlistCommand({ DATA_DIR: source }, 'migrate', '--to', await engine.createDatabase());
+      const run = await waitlistCommand({ DATA_DIR: source }, 'migrate', '--to', await engine.createSchema());
       expect(run.code).toBe(0);
       expect(run.stderr).toContain(`warning: a JSON sidecar (process ${sidecar.child.pid}) is using ${source}`);
       expect(run.stdout).toContain('waitlist: 1 records in the file, 1 of them in the database');

@@ -37,9 +37,9 @@ async function clientRecord(name: string) {
 describeWithEngine('PostgreSQL', postgresBinDir(), 'PostgreSQL store', () => {
   let engine: PostgresEngine;
   const pools: pg.Pool[] = [];
-  /** A pool on a fresh database with the schema in place. */
+  /** A pool on a fresh schema with the tables in place. */
   async function freshDatabase(): Promise<{ url: string; pool: pg.Pool }> {
-    const url = await engine.createDatabase();
+    const url = await engine.createSchema();
     const pool = await openPool(url, { max: 10 });
     pools.push(pool);
     await migrateSchema(pool);
@@ -65,7 +65,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'PostgreSQL store', () => {
   });
 
   it('schema: five instances starting together create it once (advisory lock), and a restart changes nothing', async () => {
-    const url = await engine.createDatabase();
+    const url = await engine.createSchema();
     const starters = await Promise.all(Array.from({ length: 5 }, () => anotherPool(url)));
     const found = await Promise.all(starters.map((pool) => migrateSchema(pool)));
     expect(found.sort()).toEqual([0, SCHEMA_VERSION, SCHEMA_VERSION, SCHEMA_VERSION, SCHEMA_VERSION]);
@@ -170,7 +170,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'PostgreSQL store', () => {
   });
 
   it('export: every record in sign-up order through a cursor, filtered by lang and since; stopping early frees the connection', async () => {
-    const url = await engine.createDatabase();
+    const url = await engine.createSchema();
     const pool = await openPool(url, { max: 1 });
     pools.push(pool);
     await migrateSchema(pool);

@@ -1,6 +1,6 @@
 /** Waitlist behaviour: what is stored, merging, indistinguishable answers, the sandbox, the alias. */
 import { readFile, stat } from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_PATHS, BODY_LIMIT_BYTES, ENVIRONMENTS, THANKS_PATHS } from '../../api/contract/index.ts';
 import { CONSENT_TEXT_VERSION } from '../../api/sidecar/domain/consent.ts';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
@@ -11,15 +11,26 @@ import { envPath, formPost, jsonPost, stableHeaders } from './support/requests.t
 
 describeEachBackend('waitlist', (backend) => {
   let h: Harness;
-  beforeEach(async () => {
-    h = await harness({}, backend);
-  });
-  afterEach(() => h.close());
+  /** A harness of its own for each test of the enclosing describe: its tests read what the store holds. */
+  const harnessEach = () => {
+    beforeEach(async () => {
+      h = await harness({}, backend);
+    });
+    afterEach(() => h.close());
+  };
+  /** One harness for the enclosing describe: its tests read no stored record, so what one wrote changes no other. */
+  const harnessShared = () => {
+    beforeAll(async () => {
+      h = await harness({}, backend);
+    });
+    afterAll(() => h.close());
+  };
 
   /** What is durably stored: the data file, or the committed rows over a connection of its own. */
   const storedRecords = (): Promise<WaitlistRecord[]> => h.durableRecords();
 
   describe('waitlist: storing', () => {
+    harnessEach();
     it('waitlist: a JSON sign-up is on disk, lower-cased, with consent time and evidence, when answered 200', async () => {
       const res = await send(h.app, API_PATHS.waitlist, jsonPost({ email: 'Ada.Lovelace@Example.COM', consent: true, role: 'data', building: 'rag', source: 'cta', lang: 'de' }));
       expect(res.status).toBe(200);
@@ -68,6 +79,7 @@ describeEachBackend('waitlist', (backend) => {
   });
 
   describe('waitlist: e-mail rules', () => {
+    harnessEach();
     const accepted: [string, string][] = [
       ['  Ada@Example.com \n', 'ada@example.com'],
       ['user+tag@example.com', 'user+tag@example.com'],
@@ -106,6 +118,7 @@ describeEachBackend('waitlist', (backend) => {
   });
 
   describe('waitlist: new, repeated and discarded sign-ups are indistinguishable', () => {
+    harnessEach();
     for (const [kind, post] of [
       ['JSON', (email: string, website = '') => jsonPost({ email, consent: true, lang: 'de', website })],
       ['form', (email: string, website = '') => formPost({ email, consent: 'on', lang: 'de', website })],
@@ -127,6 +140,7 @@ describeEachBackend('waitlist', (backend) => {
   });
 
   describe('waitlist: sandbox', () => {
+    harnessEach();
     it('waitlist: the sandbox validates like production and leaves the store untouched', async () => {
       const before = h.engine === 'json' ? await readFile(h.dataFile) : undefined;
       const inode = h.engine === 'json' ? (await stat(h.dataFile)).ino : undefined;
@@ -147,6 +161,7 @@ describeEachBackend('waitlist', (backend) => {
   });
 
   describe('waitlist: deprecated alias', () => {
+    harnessShared();
     for (const env of ENVIRONMENTS) {
       it(`waitlist: ${env} POST /api/waitlist says it is deprecated (RFC 9745) and names its successor`, async () => {
         const successor = envPath(env, API_PATHS.waitlist);
@@ -162,6 +177,7 @@ describeEachBackend('waitlist', (backend) => {
   });
 
   describe('waitlist: methods, body size, failures', () => {
+    harnessShared();
     for (const env of ENVIRONMENTS) {
       for (const path of [API_PATHS.waitlist, API_PATHS.waitlistLegacy]) {
         it(`waitlist: ${env} ${path} with GET, HEAD, PUT, DELETE, OPTIONS or FOO -> 405 with Allow: POST`, async () => {
@@ -203,6 +219,7 @@ describeEachBackend('waitlist', (backend) => {
       }
     }
 
+    // Last: it breaks the store this describe shares.
     it('waitlist: a store that cannot write -> 500 internal_error, and the request is not answered 200', async () => {
       await h.breakStore();
       const res = await send(h.app, API_PATHS.waitlist, jsonPost({ email: 'lost@example.com', consent: true }));
