@@ -6,10 +6,11 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it as base } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it as base } from 'vitest';
 import { API_PATHS, type WaitlistSignup } from '../../api/contract/index.ts';
 import { CSV_COLUMNS } from '../../api/sidecar/domain/record-export.ts';
 import type { Channel } from '../../api/sidecar/domain/consent.ts';
+import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { operatorSocketPath } from '../../api/sidecar/operator/protocol.ts';
 import { dataDirLockPath } from '../../api/sidecar/store/lock.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from '../../api/sidecar/store/json/waitlist-store.ts';
@@ -69,43 +70,79 @@ const IDN: [WaitlistSignup, Channel, string] = [{ email: 'a@xn--mnchen-3ya.de', 
 
 // Each case starts node processes; on a busy 2-core machine one start can take seconds.
 describe.concurrent('waitlist command', { timeout: 60_000 }, () => {
-  it('export: JSON lines by default, every field of every record exactly as stored, in sign-up order', async ({ cli }) => {
-    const { dataFile, waitlist, seed } = cli;
-    await seed([FOO, BAR]);
-    const run = await waitlist('export');
-    expect(run.code).toBe(0);
-    const lines = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
-    expect(lines).toEqual(JSON.parse(await readFile(dataFile, 'utf8')).records);
-    expect(lines[0]).toMatchObject({ email: 'foo@example.com', role: 'data', building: 'rag', source: 'hero', lang: 'de', consent: { form: 'hero', channel: 'form', lang: 'de' } });
-    expect((await waitlist('export', '--format=jsonl')).stdout).toBe(run.stdout);
-  });
+  /**
+   * One seeded list read by the export cases, each format exported once: FOO and BAR as signed up,
+   * then records whose stored values a spreadsheet must not misread (a comma and quotes; cells
+   * that start like a formula).
+   */
+  describe('export of one seeded list', () => {
+    let stored: WaitlistRecord[];
+    let jsonl: Finished;
+    let jsonlFlag: Finished;
+    let csv: Finished;
+    let cleanup: () => Promise<void>;
+    beforeAll(async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'waitlist-cli-export-'));
+      cleanup = () => rm(dir, { recursive: true, force: true });
+      const dataFile = join(dir, STORE_FILE_NAME);
+      const store = await JsonWaitlistStore.open(dir);
+      const later = (minutes: number) => new Date(Date.parse(BAR[2]) + minutes * 60_000).toISOString();
+      for (const [signup, channel, at] of [FOO, BAR]) await store.upsert(signup, channel, at);
+      await store.upsert({ email: 'quoted@example.com', consent: true }, 'json', later(1));
+      await store.upsert({ email: '-2+3@example.com', consent: true }, 'json', later(2));
+      await store.upsert({ email: '+1@example.com', consent: true }, 'json', later(3));
+      await store.close();
+      const document = JSON.parse(await readFile(dataFile, 'utf8'));
+      document.records[2].consent.textVersion = '2026-11-01, "draft"';
+      document.records[3].consent.textVersion = '=HYPERLINK("http://evil.example")';
+      document.records[4].consent.textVersion = '\t+1';
+      await writeFile(dataFile, JSON.stringify(document));
+      stored = document.records;
+      const waitlist = (...args: string[]) => runCommand('scripts/waitlist.ts', args, { DATA_DIR: dir });
+      [jsonl, jsonlFlag, csv] = await Promise.all([waitlist('export'), waitlist('export', '--format=jsonl'), waitlist('export', '--format=csv')]);
+    }, 60_000);
+    afterAll(() => cleanup?.());
+    const jsonLines = () => jsonl.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const csvLines = () => csv.stdout.split('\r\n');
 
-  it('export --format=csv: RFC 4180 with a header of every field (consent flattened), empty cells for unanswered questions', async ({ cli }) => {
-    const { dataFile, waitlist, seed } = cli;
-    await seed([FOO, BAR]);
-    const run = await waitlist('export', '--format=csv');
-    expect(run.code).toBe(0);
-    const [header, foo, bar, end] = run.stdout.split('\r\n');
-    expect(header).toBe(
-      'email,createdAt,consentAt,updatedAt,lang,role,building,source,consent.form,consent.channel,consent.lang,consent.textVersion,' +
-        'invitation.state,invitation.claimedAt,invitation.invitedAt,invitation.messageId,invitation.error',
-    );
-    expect(CSV_COLUMNS.join(',')).toBe(header);
-    const version = JSON.parse(await readFile(dataFile, 'utf8')).records[0].consent.textVersion;
-    // Never invited: the five invitation cells are empty.
-    expect(foo).toBe(`foo@example.com,${FOO[2]},${FOO[2]},${FOO[2]},de,data,rag,hero,hero,form,de,${version},,,,,`);
-    expect(bar).toBe(`bar@example.com,${BAR[2]},${BAR[2]},${BAR[2]},en,,,,api,json,en,${version},,,,,`);
-    expect(end).toBe('');
-  });
+    it('export: JSON lines by default, every field of every record exactly as stored, in sign-up order', () => {
+      expect(jsonl.code).toBe(0);
+      const lines = jsonLines();
+      expect(lines).toEqual(stored);
+      expect(lines[0]).toMatchObject({ email: 'foo@example.com', role: 'data', building: 'rag', source: 'hero', lang: 'de', consent: { form: 'hero', channel: 'form', lang: 'de' } });
+      expect(jsonlFlag.stdout).toBe(jsonl.stdout);
+    });
 
-  it('export --format=csv: a value with a comma or a double quote is quoted, quotes doubled', async ({ cli }) => {
-    const { dataFile, waitlist, seed } = cli;
-    await seed([BAR]);
-    const document = JSON.parse(await readFile(dataFile, 'utf8'));
-    document.records[0].consent.textVersion = '2026-11-01, "draft"';
-    await writeFile(dataFile, JSON.stringify(document));
-    const run = await waitlist('export', '--format=csv');
-    expect(run.stdout.split('\r\n')[1]).toMatch(/,"2026-11-01, ""draft""",,,,,$/);
+    it('export --format=csv: RFC 4180 with a header of every field (consent flattened), empty cells for unanswered questions', () => {
+      expect(csv.code).toBe(0);
+      const [header, foo, bar] = csvLines();
+      expect(header).toBe(
+        'email,createdAt,consentAt,updatedAt,lang,role,building,source,consent.form,consent.channel,consent.lang,consent.textVersion,' +
+          'invitation.state,invitation.claimedAt,invitation.invitedAt,invitation.messageId,invitation.error',
+      );
+      expect(CSV_COLUMNS.join(',')).toBe(header);
+      const version = stored[0].consent.textVersion;
+      // Never invited: the five invitation cells are empty.
+      expect(foo).toBe(`foo@example.com,${FOO[2]},${FOO[2]},${FOO[2]},de,data,rag,hero,hero,form,de,${version},,,,,`);
+      expect(bar).toBe(`bar@example.com,${BAR[2]},${BAR[2]},${BAR[2]},en,,,,api,json,en,${version},,,,,`);
+      // A line per record and the header, each ended by CRLF.
+      expect(csvLines()).toHaveLength(stored.length + 2);
+      expect(csvLines().at(-1)).toBe('');
+    });
+
+    it('export --format=csv: a value with a comma or a double quote is quoted, quotes doubled', () => {
+      expect(csvLines()[3]).toMatch(/^quoted@example\.com,.*,"2026-11-01, ""draft""",,,,,$/);
+    });
+
+    it('export --format csv: a cell that starts with = + - @ TAB or CR gets a leading quote (OWASP CSV injection); JSON lines stay exact', () => {
+      const [first, second] = csvLines().slice(4);
+      expect(first.startsWith("'-2+3@example.com,")).toBe(true);
+      expect(first.endsWith(`,"'=HYPERLINK(""http://evil.example"")",,,,,`)).toBe(true);
+      expect(second.startsWith("'+1@example.com,")).toBe(true);
+      expect(second.endsWith(",'\t+1,,,,,")).toBe(true);
+      expect(jsonLines().slice(3)).toEqual(stored.slice(3));
+      expect(jsonLines()[3].consent.textVersion).toBe('=HYPERLINK("http://evil.example")');
+    });
   });
 
   it('count: prints the number of records', async ({ cli }) => {
@@ -174,22 +211,6 @@ describe.concurrent('waitlist command', { timeout: 60_000 }, () => {
       expect(run.stderr).toContain(bad[i][0]);
     });
   }, 60_000);
-
-  it('export --format csv: a cell that starts with = + - @ TAB or CR gets a leading quote (OWASP CSV injection); JSON lines stay exact', async ({ cli }) => {
-    const { dataFile, waitlist, seed } = cli;
-    await seed([[{ email: '-2+3@example.com', consent: true }, 'json', BAR[2]], [{ email: '+1@example.com', consent: true }, 'json', BAR[2]]]);
-    const document = JSON.parse(await readFile(dataFile, 'utf8'));
-    document.records[0].consent.textVersion = '=HYPERLINK("http://evil.example")';
-    document.records[1].consent.textVersion = '\t+1';
-    await writeFile(dataFile, JSON.stringify(document));
-    const [, first, second] = (await waitlist('export', '--format', 'csv')).stdout.split('\r\n');
-    expect(first.startsWith("'-2+3@example.com,")).toBe(true);
-    expect(first.endsWith(`,"'=HYPERLINK(""http://evil.example"")",,,,,`)).toBe(true);
-    expect(second.startsWith("'+1@example.com,")).toBe(true);
-    expect(second.endsWith(",'\t+1,,,,,")).toBe(true);
-    const jsonl = (await waitlist('export')).stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
-    expect(jsonl).toEqual(document.records);
-  });
 
   for (const [typed, stored] of [
     ['Foo@Example.COM ', 'foo@example.com'],
