@@ -45,7 +45,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'sidecar processes on Postgre
   });
 
   it('two sidecars on one database: a sign-up on A is counted on B, a CLI-made client works on both, A\'s token works on B, a deleted client is refused by both', async () => {
-    const url = await engine.createDatabase();
+    const url = await engine.createSchema();
     const [a, b] = await Promise.all([
       startSidecar({ DATA_DIR: await dataDir(), DATABASE_URL: url, SIDECAR_LISTEN: 'tcp' }),
       startSidecar({ DATA_DIR: await dataDir(), DATABASE_URL: url, SIDECAR_LISTEN: 'tcp' }),
