@@ -15,9 +15,9 @@ import { postgresBinDir } from '../support/engines/postgres.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
 import { startSmtp, type SmtpHarness } from '../support/smtp.ts';
 import { usePostgres } from './support/backends.ts';
+import { storedRecords } from './support/cli.ts';
 import { ZONE } from './support/dns-zone.ts';
 import { testConfig } from './support/harness.ts';
-import { storedRecords } from './support/cli.ts';
 import { jsonLines, waitlist } from './support/invite.ts';
 import { startSidecar } from './support/process.ts';
 
