@@ -17,12 +17,6 @@ import { runToEnd, startSidecar, type Running } from './support/process.ts';
 import { formPost, jsonPost, plainBasic } from './support/requests.ts';
 
 const running: Running[] = [];
-afterAll(async () => {
-  for (const r of running.splice(0)) {
-    if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
-    await r.exited;
-  }
-});
 
 async function start(dir: string, env: Record<string, string> = {}): Promise<Running> {
   const sidecar = await startSidecar({ DATA_DIR: dir, RATE_LIMIT_STANDARD: '100000', RATE_LIMIT_RELAXED: '100000', ...env });
@@ -42,6 +36,8 @@ describe('sidecar process, one DATA_DIR from first start to restart', { timeout:
   /** The keys file and a sandbox token as the first run made them. */
   let firstKeys: Buffer;
   let firstToken: string;
+  /** The sidecar that took the stale lock over after the SIGKILL. */
+  let restarted: Running;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'sidecar-process-'));
     first = await start(dir, { LOG_REQUESTS: 'true' });
@@ -49,7 +45,13 @@ describe('sidecar process, one DATA_DIR from first start to restart', { timeout:
     const token = await send(first.url, '/sandbox/api/v1/oauth/token', formPost('grant_type=client_credentials', { authorization: plainBasic('sandbox', 'sandbox') }));
     firstToken = token.body.access_token;
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    for (const r of running.splice(0)) {
+      if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+      await r.exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('process: prints its URL, reports ready over IPC, serves and holds the data-directory lock', async () => {
     expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -126,16 +128,15 @@ describe('sidecar process, one DATA_DIR from first start to restart', { timeout:
     expect(await sidecar.exited).toEqual({ code: null, signal: 'SIGKILL' });
     const table = storeCodec('waitlist.json').parse(await readFile(join(dir, STORE_FILE_NAME), 'utf8'));
     expect(answered.filter((email) => !table.get(email))).toEqual([]);
-    const again = await start(dir);
-    expect((await send(again.url, API_PATHS.status)).status).toBe(200);
+    restarted = await start(dir);
+    expect((await send(restarted.url, API_PATHS.status)).status).toBe(200);
   });
 
   it('process: keys are generated once (mode 0600) and reused: a token from the first run opens the stats in a later one', async () => {
     const keysPath = join(dir, KEYS_FILE_NAME);
     expect((await stat(keysPath)).mode & 0o777).toBe(0o600);
     expect(await readFile(keysPath)).toEqual(firstKeys);
-    const later = running.at(-1)!;
-    const stats = await send(later.url, '/sandbox/api/v1/waitlist/stats', { headers: { authorization: `Bearer ${firstToken}` } });
+    const stats = await send(restarted.url, '/sandbox/api/v1/waitlist/stats', { headers: { authorization: `Bearer ${firstToken}` } });
     expect(stats.status).toBe(200);
   });
 });
