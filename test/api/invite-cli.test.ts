@@ -131,26 +131,28 @@ describe.concurrent('waitlist invite', { timeout: 60_000 }, () => {
 
   it('invite: --help; bad flags exit 2; no SMTP_URL refuses in one line; no terminal and no --yes refuses; nothing is marked', async ({ ws }) => {
     const { dir, seed, records, smtpServer } = ws;
-    let env = envFor(dir);
     await seed(2);
-    const help = await waitlist(env(), 'invite', '--help');
+    const smtp = await smtpServer();
+    const env = envFor(dir, smtp);
+    const badArgs = [['--count', '0'], ['--count', '2', '--lang', 'fr'], ['--count', '2', '--bogus'], ['--count', '1', '--rate', 'fast']];
+    // All at once: none of them gets as far as sending, and only the one without --yes opens the store.
+    const [help, noSmtp, noYes, badUrl, ...bads] = await Promise.all([
+      waitlist(envFor(dir)(), 'invite', '--help'),
+      waitlist({ DATA_DIR: dir }, 'invite', '--count', '1', '--yes'),
+      waitlist(env(), 'invite', '--count', '1'),
+      waitlist(env({ SMTP_URL: 'smtp://user:s3cret@127.0.0.1:1?tls=maybe' }), 'invite', '--count', '1', '--yes'),
+      ...badArgs.map((args) => waitlist(envFor(dir)(), 'invite', ...args)),
+    ]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--resend-unconfirmed');
-    const badArgs = [['--count', '0'], ['--count', '2', '--lang', 'fr'], ['--count', '2', '--bogus'], ['--count', '1', '--rate', 'fast']];
-    const bads = await Promise.all(badArgs.map((args) => waitlist(env(), 'invite', ...args)));
     badArgs.forEach((args, i) => {
       expect(bads[i].code, args.join(' ')).toBe(2);
       expect(bads[i].stderr, args.join(' ')).toMatch(/^error: /);
     });
-    const noSmtp = await waitlist({ DATA_DIR: dir }, 'invite', '--count', '1', '--yes');
     expect(noSmtp.code).toBe(1);
     expect(noSmtp.stderr.trim().split('\n')).toEqual([expect.stringContaining('set SMTP_URL')]);
-    const smtp = await smtpServer();
-    env = envFor(dir, smtp);
-    const noYes = await waitlist(env(), 'invite', '--count', '1');
     expect(noYes.code).toBe(2);
     expect(noYes.stderr).toContain('confirm on a terminal, or add --yes');
-    const badUrl = await waitlist(env({ SMTP_URL: 'smtp://user:s3cret@127.0.0.1:1?tls=maybe' }), 'invite', '--count', '1', '--yes');
     expect(badUrl.code).toBe(1);
     expect(badUrl.stderr).toContain('SMTP_URL');
     expect(badUrl.stderr).not.toContain('s3cret');
