@@ -51,7 +51,6 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'sidecar processes on Postgre
       startSidecar({ DATA_DIR: await dataDir(), DATABASE_URL: url, SIDECAR_LISTEN: 'tcp' }),
     ]);
     running.push(a, b);
-    expect(a.stdout()).toMatch(/store: PostgreSQL postgres:\/\/\S+, 0 records/);
 
     const created = await runToEnd('scripts/clients.ts', ['create', 'Dashboard', '--json'], { DATA_DIR: await dataDir(), DATABASE_URL: url });
     expect(created.code).toBe(0);
@@ -75,6 +74,10 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'sidecar processes on Postgre
     expect(deleted.code).toBe(0);
     expect((await token(a, id, secret)).status).toBe(401);
     expect((await token(b, id, secret)).status).toBe(401);
+    // Read once it has exited: log lines are written asynchronously, and by then all of them are out.
+    a.child.kill('SIGTERM');
+    await a.exited;
+    expect(a.stdout()).toMatch(/store: PostgreSQL postgres:\/\/\S+, 0 records/);
   });
 
   it('an unreachable database stops the start: exit 1, one paragraph naming DATABASE_URL, no password', async () => {
