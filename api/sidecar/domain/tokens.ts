@@ -46,7 +46,7 @@ export async function issueAccessToken(
 }
 
 /** exp with the leeway, as jose checks it, and no iat in the future (jose accepts one; this server never issues one). */
-function withinLifetime(claims: { iat: number; exp: number }, nowMs: number): boolean {
+export function withinLifetime(claims: { iat: number; exp: number }, nowMs: number): boolean {
   const now = nowMs / 1000;
   return claims.exp > Math.floor(now) - CLOCK_TOLERANCE_SECONDS && claims.iat <= now + CLOCK_TOLERANCE_SECONDS;
 }

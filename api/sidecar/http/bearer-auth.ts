@@ -4,7 +4,7 @@
  */
 import { STATS_SCOPE, type Environment } from '../../contract/index.ts';
 import type { AppDeps } from '../deps.ts';
-import { verifyAccessToken, type AccessTokenClaims } from '../domain/tokens.ts';
+import { verifyAccessToken, withinLifetime, type AccessTokenClaims } from '../domain/tokens.ts';
 import { bearerCredentials } from './bearer.ts';
 import { bearerChallenge } from './challenge.ts';
 import { ApiError } from './errors.ts';
@@ -18,12 +18,35 @@ export interface ProtectedResource {
   metadata: string;
 }
 
+/**
+ * Tokens verified with each key, by issuer, audience and token: a client polls with one token for
+ * its whole lifetime, and checking its HMAC through WebCrypto costs more than the rest of a
+ * statistics answer. Every use still checks the lifetime against the clock. Only verified tokens
+ * enter, and a key's map starts again empty when it holds MAX_VERIFIED.
+ */
+const verified = new WeakMap<Uint8Array, Map<string, AccessTokenClaims>>();
+const MAX_VERIFIED = 10_000;
+
+async function verifiedClaims(token: string, key: Uint8Array, target: { issuer: string; audience: string }, now: number): Promise<AccessTokenClaims | undefined> {
+  let known = verified.get(key);
+  if (!known) verified.set(key, (known = new Map()));
+  const id = `${target.issuer} ${target.audience} ${token}`;
+  const seen = known.get(id);
+  if (seen) return withinLifetime(seen, now) ? seen : undefined;
+  const claims = await verifyAccessToken(token, key, target, now);
+  if (claims) {
+    if (known.size >= MAX_VERIFIED) known.clear();
+    known.set(id, claims);
+  }
+  return claims;
+}
+
 /** The claims of the request's token; undefined without one; 401 invalid_token for a bad one. */
 export async function bearerClaims(authorization: string | null, resource: ProtectedResource, deps: AppDeps): Promise<AccessTokenClaims | undefined> {
   const credentials = bearerCredentials(authorization);
   if (credentials.kind === 'missing') return undefined;
   const target = { issuer: resource.issuer, audience: resource.audience };
-  const claims = credentials.kind === 'token' ? await verifyAccessToken(credentials.token, deps.keys[resource.env], target, deps.clock.now()) : undefined;
+  const claims = credentials.kind === 'token' ? await verifiedClaims(credentials.token, deps.keys[resource.env], target, deps.clock.now()) : undefined;
   if (!claims) throw new ApiError('invalid_token', { 'www-authenticate': bearerChallenge(resource.env, resource.metadata, { error: 'invalid_token' }) });
   return claims;
 }
