@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Lang } from '../../api/contract/index.ts';
-import { JsonWaitlistStore } from '../../api/sidecar/store/json/waitlist-store.ts';
 import { openBackend } from '../../api/sidecar/store/open-backend.ts';
 import type { WaitlistStore } from '../../api/sidecar/store/waitlist-store.ts';
 import { DNSMASQ_BINARY, startDnsmasq, type DnsServer } from '../../scripts/dnsmasq.ts';
@@ -20,7 +19,7 @@ import { usePostgres } from './support/backends.ts';
 import { captureOutput, ROOT, runCommand, storedRecords, type Finished } from './support/cli.ts';
 import { ZONE } from './support/dns-zone.ts';
 import { testConfig } from './support/harness.ts';
-import { startSidecar, type Running } from './support/process.ts';
+import { seededSidecar } from './support/process.ts';
 
 const NOW = '2026-11-25T12:30:00.000Z';
 const hoursBefore = (hours: number) => new Date(Date.parse(NOW) - hours * 3_600_000).toISOString();
@@ -157,21 +156,8 @@ function cliSuite(open: (dns: DnsServer) => Promise<Opened>): void {
 describeWithEngine('dnsmasq', DNSMASQ_BINARY, 'waitlist check and erase --from', () => {
   describe('on the JSON store, its sidecar running', { timeout: 60_000 }, () => {
     cliSuite(async (dns) => {
-      const dir = await mkdtemp(join(tmpdir(), 'check-json-'));
-      const store = await JsonWaitlistStore.open(dir);
-      await seed(store);
-      await store.close();
-      const sidecar: Running = await startSidecar({ DATA_DIR: dir, LOG_REQUESTS: 'true' });
-      return {
-        env: { DATA_DIR: dir, DNS_SERVERS: dns.address },
-        dir,
-        serviceLog: () => sidecar.stdout() + sidecar.stderr(),
-        async close() {
-          sidecar.child.kill('SIGTERM');
-          await sidecar.exited;
-          await rm(dir, { recursive: true, force: true });
-        },
-      };
+      const { dir, sidecar, close } = await seededSidecar('check-json-', seed, { LOG_REQUESTS: 'true' });
+      return { env: { DATA_DIR: dir, DNS_SERVERS: dns.address }, dir, serviceLog: () => sidecar.stdout() + sidecar.stderr(), close };
     });
   });
 

@@ -3,11 +3,7 @@
  * a real DNS server), with a real SMTP server, on both engines while the service runs: the JSON
  * store with its sidecar (claims through the operator channel), and PostgreSQL.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JsonWaitlistStore } from '../../api/sidecar/store/json/waitlist-store.ts';
 import { openBackend } from '../../api/sidecar/store/open-backend.ts';
 import type { WaitlistStore } from '../../api/sidecar/store/waitlist-store.ts';
 import { DNSMASQ_BINARY, startDnsmasq, type DnsServer } from '../../scripts/dnsmasq.ts';
@@ -19,7 +15,7 @@ import { storedRecords } from './support/cli.ts';
 import { ZONE } from './support/dns-zone.ts';
 import { testConfig } from './support/harness.ts';
 import { jsonLines, waitlist } from './support/invite.ts';
-import { startSidecar } from './support/process.ts';
+import { seededSidecar } from './support/process.ts';
 
 /** In sign-up order: two ok, two disposable, two no_mail, one unknown (test/api/support/dns-zone.ts). */
 const MEMBERS = [
@@ -102,19 +98,8 @@ function inviteSuite(open: () => Promise<Opened>): void {
 describeWithEngine('dnsmasq', DNSMASQ_BINARY, 'waitlist invite with the deliverability check', () => {
   describe('on the JSON store, its sidecar running', { timeout: 60_000 }, () => {
     inviteSuite(async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'invite-check-json-'));
-      const store = await JsonWaitlistStore.open(dir);
-      await seed(store);
-      await store.close();
-      const sidecar = await startSidecar({ DATA_DIR: dir });
-      return {
-        env: { DATA_DIR: dir },
-        async close() {
-          sidecar.child.kill('SIGTERM');
-          await sidecar.exited;
-          await rm(dir, { recursive: true, force: true });
-        },
-      };
+      const { dir, close } = await seededSidecar('invite-check-json-', seed);
+      return { env: { DATA_DIR: dir }, close };
     });
   });
 

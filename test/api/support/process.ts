@@ -1,5 +1,10 @@
 /** Starts the real sidecar (`node api/sidecar/main.ts`) as a child process on an ephemeral port. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JsonWaitlistStore } from '../../../api/sidecar/store/json/waitlist-store.ts';
+import type { WaitlistStore } from '../../../api/sidecar/store/waitlist-store.ts';
 import { captureOutput, ROOT, type Finished } from './cli.ts';
 
 export { ROOT, type Finished };
@@ -45,4 +50,25 @@ export async function runToEnd(script: string, args: string[], env: Record<strin
   const started = launch(script, args, env);
   const { code } = await started.exited;
   return { code, stdout: started.stdout(), stderr: started.stderr() };
+}
+
+/**
+ * A JSON store in a temp DATA_DIR, filled by `seed` before its sidecar starts: the service an
+ * operator command meets while the product runs. close() stops the sidecar and removes the directory.
+ */
+export async function seededSidecar(prefix: string, seed: (store: WaitlistStore) => Promise<void>, env: Record<string, string> = {}) {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const store = await JsonWaitlistStore.open(dir);
+  await seed(store);
+  await store.close();
+  const sidecar = await startSidecar({ DATA_DIR: dir, ...env });
+  return {
+    dir,
+    sidecar,
+    async close() {
+      sidecar.child.kill('SIGTERM');
+      await sidecar.exited;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
