@@ -74,7 +74,7 @@ describeWithEngine('PostgreSQL', postgresBinDir(), 'sidecar processes on Postgre
     expect(deleted.code).toBe(0);
     expect((await token(a, id, secret)).status).toBe(401);
     expect((await token(b, id, secret)).status).toBe(401);
-    // Read once it has exited: log lines are written asynchronously, and by then all of them are out.
+    // Read once it has exited: a log line is written at the end of its event-loop turn (api/log/logger.ts), and by then all of them are out.
     a.child.kill('SIGTERM');
     await a.exited;
     expect(a.stdout()).toMatch(/store: PostgreSQL postgres:\/\/\S+, 0 records/);

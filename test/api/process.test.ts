@@ -102,7 +102,7 @@ describe('sidecar process, one DATA_DIR from first start to restart', { timeout:
     const records = storeCodec('x').parse(await readFile(join(dir, STORE_FILE_NAME), 'utf8'));
     expect(records.get('inflight@example.com')).toBeDefined();
     await expect(stat(join(dir, 'sidecar.lock'))).rejects.toThrow();
-    // Read once it has exited: log lines may be written asynchronously, and by then all of them are out.
+    // Read once it has exited: a log line is written at the end of its event-loop turn (api/log/logger.ts), and by then all of them are out.
     expect(first.stdout()).toContain(`sidecar listening on ${first.url}`);
     // Request lines are the front's (api/front/log.ts): the sidecar writes none of its own.
     expect(first.stdout()).not.toMatch(/GET|POST|\/api\/v1\//);
