@@ -21,7 +21,7 @@ export interface AccessTokenClaims {
   jti: string;
 }
 
-interface Audience {
+export interface Audience {
   issuer: string;
   audience: string;
 }

@@ -4,7 +4,7 @@
  */
 import { STATS_SCOPE, type Environment } from '../../contract/index.ts';
 import type { AppDeps } from '../deps.ts';
-import { verifyAccessToken, withinLifetime, type AccessTokenClaims } from '../domain/tokens.ts';
+import { verifyAccessToken, withinLifetime, type AccessTokenClaims, type Audience } from '../domain/tokens.ts';
 import { bearerCredentials } from './bearer.ts';
 import { bearerChallenge } from './challenge.ts';
 import { ApiError } from './errors.ts';
@@ -27,7 +27,7 @@ export interface ProtectedResource {
 const verified = new WeakMap<Uint8Array, Map<string, AccessTokenClaims>>();
 const MAX_VERIFIED = 10_000;
 
-async function verifiedClaims(token: string, key: Uint8Array, target: { issuer: string; audience: string }, now: number): Promise<AccessTokenClaims | undefined> {
+async function verifiedClaims(token: string, key: Uint8Array, target: Audience, now: number): Promise<AccessTokenClaims | undefined> {
   let known = verified.get(key);
   if (!known) verified.set(key, (known = new Map()));
   const id = `${target.issuer} ${target.audience} ${token}`;

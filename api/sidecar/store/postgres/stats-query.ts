@@ -9,13 +9,12 @@
 import type pg from 'pg';
 import type { WaitlistStats } from '../../../contract/index.ts';
 import { emptyCounts, statsOf, windowStarts } from '../../domain/stats.ts';
+import { STATS_FIELDS } from './stats-schema.ts';
 
 const STATS_SQL = `
 SELECT field, value, sum(n)::bigint AS n FROM stats_answers GROUP BY 1, 2
 UNION ALL SELECT 'last7Days', NULL, stats_after($1)
 UNION ALL SELECT 'last30Days', NULL, stats_after($2)`;
-
-const GROUPS = { lang: 'byLang', role: 'byRole', building: 'byBuilding', source: 'bySource' } as const;
 
 /** $1 and $2: the starts of the 7- and 30-day windows (domain/stats.ts windowStarts); bigint counts arrive as text. */
 export async function readStats(pool: pg.Pool, now: number): Promise<WaitlistStats> {
@@ -29,7 +28,7 @@ export async function readStats(pool: pg.Pool, now: number): Promise<WaitlistSta
     else {
       // Every record has a language: the total is their sum.
       if (field === 'lang') counts.total += Number(n);
-      const group = counts[GROUPS[field as keyof typeof GROUPS]];
+      const group = counts[STATS_FIELDS[field as keyof typeof STATS_FIELDS]];
       // Only the contract's values are ever stored (the API validates them); anything else is not a count it answers.
       if (value !== null && Object.hasOwn(group, value)) group[value] = Number(n);
     }

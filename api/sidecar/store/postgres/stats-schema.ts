@@ -27,9 +27,12 @@ export const STATS_TRIGGERS = ['stats_insert_delete', 'stats_update'] as const;
 /** Rows per key that concurrent counter changes spread over. */
 const STATS_SLOTS = 16;
 
+/** The questions `stats_answers` counts (its `field`: a column of waitlist), each with the group of the statistics it fills. */
+export const STATS_FIELDS = { lang: 'byLang', role: 'byRole', building: 'byBuilding', source: 'bySource' } as const;
+const FIELDS = Object.keys(STATS_FIELDS);
+
 /** The answers of a row (OLD or NEW) as rows (field, value, d) of `stats_answers`' key and a change `d`. */
-const answers = (row: string, d: string) =>
-  ['lang', 'role', 'building', 'source'].map((field) => `('${field}', coalesce(${row}.${field}, 'unanswered'), ${d})`).join(', ');
+const answers = (row: string, d: string) => FIELDS.map((field) => `('${field}', coalesce(${row}.${field}, 'unanswered'), ${d})`).join(', ');
 
 export const STATS_SCHEMA_SQL = `
 -- date_part's double precision holds a millisecond exactly enough at any date of this century.
@@ -39,7 +42,7 @@ CREATE FUNCTION stats_hour(at timestamptz) RETURNS integer LANGUAGE sql IMMUTABL
   RETURN floor(date_part('epoch', at) / 3600)::integer;
 
 CREATE TABLE stats_answers (
-  field text NOT NULL CHECK (field IN ('lang', 'role', 'building', 'source')),
+  field text NOT NULL CHECK (field IN (${FIELDS.map((field) => `'${field}'`).join(', ')})),
   value text NOT NULL,                   -- 'unanswered' for a record without one
   slot smallint NOT NULL,                -- 0 … ${STATS_SLOTS - 1}: spreads concurrent changes
   n bigint NOT NULL,
