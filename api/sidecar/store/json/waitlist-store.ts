@@ -9,6 +9,7 @@
  * it, so no older copy outlives them. Reads see the table in memory; statistics count it when
  * asked, which at the JSON store's size (up to 100,000 records) is quick.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -21,8 +22,7 @@ import { computeStats } from '../../domain/stats.ts';
 import type { EngineHealth } from '../../health/engine-health.ts';
 import { EngineUnavailableError } from '../../health/unavailable.ts';
 import { matchesFilter, type CommitInfo, type ExportFilter, type WaitlistStore } from '../waitlist-store.ts';
-import { failureText, type Invitation, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
-import { claimIn, settleIn, unconfirmedIn } from './invitations.ts';
+import { claimable, failureText, holdsClaim, matchesInviteFilter, newMessageId, type Invitation, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
 import { DurableJsonFile } from './json-adapter.ts';
 import { discardRecycled, removeLeftovers } from './recycled-file.ts';
 import { RecordTable } from './record-table.ts';
@@ -209,9 +209,24 @@ export class JsonWaitlistStore implements WaitlistStore {
     if (this.#closed) throw new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed');
   }
 
+  /**
+   * The invitation steps (domain/invitation.ts), each committed before it answers. One process
+   * writes the table (the sidecar, or the operator command holding the data-directory lock), so a
+   * claim needs no lock of its own: two runs reach the same table through the sidecar one request
+   * at a time.
+   */
   async claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]> {
     this.#refuseIfClosed();
-    const claimed = claimIn(this.#db.data, claim);
+    const table = this.#db.data;
+    const claimed: WaitlistRecord[] = [];
+    const except = new Set(claim.except);
+    for (const record of table.values()) {
+      if (claimed.length >= claim.count) break;
+      if (!claimable(record.invitation, claim) || !matchesInviteFilter(record, claim.filter) || except.has(record.email)) continue;
+      claimed.push(withInvitation(record, { state: 'claimed', claimedAt: claim.at, messageId: newMessageId(randomUUID(), claim.messageIdDomain) }));
+    }
+    // Replaced after the walk: the table's iterator must not see its own changes.
+    for (const record of claimed) table.put(record);
     if (claimed.length > 0) await this.sync();
     return claimed;
   }
@@ -228,16 +243,18 @@ export class JsonWaitlistStore implements WaitlistStore {
     return this.#settle(email, messageId, () => undefined);
   }
 
-  async unconfirmedInvitations(filter?: InviteFilter): Promise<WaitlistRecord[]> {
-    return unconfirmedIn(this.#db.data, filter);
+  async unconfirmedInvitations(filter: InviteFilter = {}): Promise<WaitlistRecord[]> {
+    return [...this.#db.data.values()].filter((record) => record.invitation?.state === 'claimed' && matchesInviteFilter(record, filter));
   }
 
-  /** Moves the named claim on (next: its new invitation, or undefined), committed; false when the record or that claim is gone. */
+  /** Moves the named claim on (next: its new invitation, or undefined), committed; false, changing nothing, when the record or that claim is gone. */
   async #settle(email: string, messageId: string, next: (claimed: Invitation) => Invitation | undefined): Promise<boolean> {
     this.#refuseIfClosed();
-    const done = settleIn(this.#db.data, email, messageId, next);
-    if (done) await this.sync();
-    return done;
+    const record = this.#db.data.get(email);
+    if (!record || !holdsClaim(record, messageId)) return false;
+    this.#db.data.put(withInvitation(record, next(record.invitation!)));
+    await this.sync();
+    return true;
   }
 
   async close(): Promise<void> {
@@ -246,4 +263,10 @@ export class JsonWaitlistStore implements WaitlistStore {
     await this.#flushing;
     await discardRecycled(this.#file.path);
   }
+}
+
+/** The record with this invitation (or none), keys in the schema's order, as a re-read file has them. */
+function withInvitation(record: WaitlistRecord, invitation: Invitation | undefined): WaitlistRecord {
+  const { invitation: _old, ...rest } = record;
+  return invitation ? { ...rest, invitation } : rest;
 }

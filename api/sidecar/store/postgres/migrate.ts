@@ -18,6 +18,7 @@ import { clientParams, COLUMNS as CLIENT_COLUMNS } from './clients.ts';
 import { readJsonDataDir, type MigrationSource } from './json-source.ts';
 import { sharedKey } from './keys.ts';
 import { openPool } from './pool.ts';
+import { RECORD_COLUMNS } from './record-row.ts';
 import { migrateSchema } from './schema.ts';
 import { STATS_TRIGGERS } from './stats-schema.ts';
 
@@ -33,9 +34,7 @@ const BATCH = 2000;
  * left alone (not RETURNed: counted as unchanged).
  */
 const UPSERT_BATCH_SQL = `
-INSERT INTO waitlist AS w (email, created_at, consent_at, updated_at, lang, role, building, source,
-                           consent_form, consent_channel, consent_lang, consent_text_version,
-                           invite_state, invite_claimed_at, invited_at, invite_message_id, invite_error)
+INSERT INTO waitlist AS w (${RECORD_COLUMNS})
 SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[],
                      $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
                      $13::text[], $14::timestamptz[], $15::timestamptz[], $16::text[], $17::text[])
@@ -66,6 +65,7 @@ function invitation(column: string): string {
   return `CASE WHEN w.invite_state IS NULL THEN EXCLUDED.${column} ELSE w.${column} END`;
 }
 
+/** The records as one array per column, in RECORD_COLUMNS' order. */
 function columnsOf(records: readonly WaitlistRecord[]): unknown[][] {
   const pick = (read: (r: WaitlistRecord) => unknown) => records.map(read);
   return [
