@@ -13,11 +13,8 @@ export interface FieldCounts {
   bySource: Record<string, number>;
 }
 
-function zeros<const T extends readonly string[]>(values: T, unanswered: boolean): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const value of values) counts[value] = 0;
-  if (unanswered) counts.unanswered = 0;
-  return counts;
+function zeros(values: readonly string[], unanswered: boolean): Record<string, number> {
+  return Object.fromEntries([...values, ...(unanswered ? ['unanswered'] : [])].map((value) => [value, 0]));
 }
 
 export function emptyCounts(): FieldCounts {

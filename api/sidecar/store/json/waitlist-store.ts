@@ -57,21 +57,19 @@ interface Waiter {
 }
 
 export class JsonWaitlistStore implements WaitlistStore {
-  readonly #db: Low<RecordTable>;
   readonly #file: DurableJsonFile;
-  readonly #onCommit: JsonStoreOptions['onCommit'];
-  readonly #health: EngineHealth | undefined;
+  readonly #db: Low<RecordTable>;
+  readonly #options: JsonStoreOptions;
   #waiting: Waiter[] = [];
   #flushing: Promise<void> | undefined;
   #closed = false;
   #readOnly = false;
   #commits = 0;
 
-  private constructor(db: Low<RecordTable>, file: DurableJsonFile, options: JsonStoreOptions) {
-    this.#db = db;
+  private constructor(file: DurableJsonFile, table: RecordTable, options: JsonStoreOptions) {
     this.#file = file;
-    this.#onCommit = options.onCommit;
-    this.#health = options.health;
+    this.#db = new Low(file, table);
+    this.#options = options;
   }
 
   /**
@@ -80,14 +78,13 @@ export class JsonWaitlistStore implements WaitlistStore {
    */
   static async open(dataDir: string, options: JsonStoreOptions = {}): Promise<JsonWaitlistStore> {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
-    const adapter = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
-    await removeLeftovers(adapter.path);
-    // Built by hand: lowdb's JSONFilePreset swaps in a memory adapter when NODE_ENV=test.
-    const db = new Low(adapter, new RecordTable());
-    const existing = await adapter.read();
-    if (existing) db.data = existing;
-    else await db.write();
-    return new JsonWaitlistStore(db, adapter, options);
+    const file = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
+    await removeLeftovers(file.path);
+    // Not lowdb's JSONFilePreset, which swaps in a memory adapter when NODE_ENV=test.
+    const existing = await file.read();
+    const store = new JsonWaitlistStore(file, existing ?? new RecordTable(), options);
+    if (!existing) await store.#db.write();
+    return store;
   }
 
   /**
@@ -95,10 +92,10 @@ export class JsonWaitlistStore implements WaitlistStore {
    * sidecar runs); undefined when there is no data file. Its changes refuse.
    */
   static async readOnly(dataDir: string): Promise<JsonWaitlistStore | undefined> {
-    const adapter = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
-    const table = await adapter.read();
+    const file = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
+    const table = await file.read();
     if (!table) return undefined;
-    const store = new JsonWaitlistStore(new Low(adapter, table), adapter, {});
+    const store = new JsonWaitlistStore(file, table, {});
     store.#readOnly = true;
     store.#closed = true;
     return store;
@@ -183,22 +180,23 @@ export class JsonWaitlistStore implements WaitlistStore {
   async #flush(): Promise<void> {
     // One turn of the event loop lets the sign-ups read in the same I/O turn join the first write.
     await nextTurn();
+    const { health, onCommit } = this.#options;
     while (this.#waiting.length > 0) {
       const batch = this.#waiting;
       this.#waiting = [];
-      const startedAt = this.#health?.now();
+      const startedAt = health?.now();
       try {
         const started = performance.now();
         await this.#db.write();
         if (batch.some((waiter) => waiter.discardPrevious)) await discardRecycled(this.#file.path);
         this.#commits += 1;
-        this.#onCommit?.({ durationMs: performance.now() - started, bytes: this.#file.lastWriteBytes, records: this.#db.data.size });
-        this.#health?.succeeded(startedAt);
+        onCommit?.({ durationMs: performance.now() - started, bytes: this.#file.lastWriteBytes, records: this.#db.data.size });
+        health?.succeeded(startedAt);
         for (const waiter of batch) waiter.resolve();
       } catch (error) {
         // The changes stay in memory: the next commit that the disk takes writes them too.
-        this.#health?.failed(error);
-        const failure = this.#health ? new EngineUnavailableError(this.#health, error) : error;
+        health?.failed(error);
+        const failure = health ? new EngineUnavailableError(health, error) : error;
         for (const waiter of batch) waiter.reject(failure);
       }
     }
