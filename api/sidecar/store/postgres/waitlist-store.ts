@@ -38,8 +38,8 @@ export class PostgresWaitlistStore implements WaitlistStore {
   #closed = false;
   #commits = 0;
   readonly #onCommit: ((info: CommitInfo) => void) | undefined;
-  /** The statistics query running now, and the one that calls made meanwhile wait for. */
-  #statsRunning: Promise<WaitlistStats> | undefined;
+  /** The last statistics query started, and the one that calls made meanwhile wait for. */
+  #statsLast: Promise<unknown> = Promise.resolve();
   #statsNext: { now: number; answer: Promise<WaitlistStats> } | undefined;
 
   /** `guard`: what a call does when the engine is away (engine-watch.ts); by default nothing. */
@@ -79,7 +79,6 @@ export class PostgresWaitlistStore implements WaitlistStore {
    * dashboards polling at once cost the database one query after another, not one each at once.
    */
   stats(now: number): Promise<WaitlistStats> {
-    if (!this.#statsRunning) return this.#queryStats(now);
     if (this.#statsNext) {
       this.#statsNext.now = Math.max(this.#statsNext.now, now);
       return this.#statsNext.answer;
@@ -87,21 +86,12 @@ export class PostgresWaitlistStore implements WaitlistStore {
     const next = { now } as { now: number; answer: Promise<WaitlistStats> };
     const start = () => {
       this.#statsNext = undefined;
-      return this.#queryStats(next.now);
+      return this.#run(() => readStats(this.#pool, next.now));
     };
-    next.answer = this.#statsRunning.then(start, start);
+    next.answer = this.#statsLast.then(start, start);
+    this.#statsLast = next.answer;
     this.#statsNext = next;
     return next.answer;
-  }
-
-  #queryStats(now: number): Promise<WaitlistStats> {
-    const running = this.#run(() => readStats(this.#pool, now));
-    this.#statsRunning = running;
-    const done = () => {
-      if (this.#statsRunning === running) this.#statsRunning = undefined;
-    };
-    running.then(done, done);
-    return running;
   }
 
   /** The total of the counters (every record has a language): exact, and as cheap at any size. */
