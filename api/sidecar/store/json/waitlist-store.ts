@@ -23,7 +23,7 @@ import type { EngineHealth } from '../../health/engine-health.ts';
 import { EngineUnavailableError } from '../../health/unavailable.ts';
 import { matchesFilter, type CommitInfo, type ExportFilter, type WaitlistStore } from '../waitlist-store.ts';
 import { claimable, failureText, holdsClaim, matchesInviteFilter, newMessageId, type Invitation, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
-import { DurableJsonFile } from './json-adapter.ts';
+import { DurableJsonFile } from './store-file.ts';
 import { discardRecycled, removeLeftovers } from './recycled-file.ts';
 import { RecordTable } from './record-table.ts';
 
