@@ -15,8 +15,7 @@ import { BUILDING, LANGS, ROLES, SOURCES, type WaitlistSignup } from '../../api/
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { computeStats, DAY_MS } from '../../api/sidecar/domain/stats.ts';
 import { JsonWaitlistStore } from '../../api/sidecar/store/json/waitlist-store.ts';
-import { readJsonDataDir } from '../../api/sidecar/store/postgres/json-source.ts';
-import { migrateToPostgres } from '../../api/sidecar/store/postgres/migrate.ts';
+import { migrateToPostgres, readJsonDataDir } from '../../api/sidecar/store/postgres/migrate.ts';
 import { openPool } from '../../api/sidecar/store/postgres/pool.ts';
 import { migrateSchema } from '../../api/sidecar/store/postgres/schema.ts';
 import { PostgresWaitlistStore } from '../../api/sidecar/store/postgres/waitlist-store.ts';

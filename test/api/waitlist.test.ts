@@ -1,8 +1,7 @@
 /** Waitlist behaviour: what is stored, merging, indistinguishable answers, the sandbox, the alias. */
 import { readFile, stat } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { API_PATHS, BODY_LIMIT_BYTES, ENVIRONMENTS, THANKS_PATHS } from '../../api/contract/index.ts';
-import { CONSENT_TEXT_VERSION } from '../../api/sidecar/domain/consent.ts';
+import { API_PATHS, BODY_LIMIT_BYTES, CONSENT_TEXT_VERSION, ENVIRONMENTS, THANKS_PATHS } from '../../api/contract/index.ts';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { send } from '../support/request.ts';
 import { describeEachBackend } from './support/backends.ts';

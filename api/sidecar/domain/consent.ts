@@ -5,9 +5,6 @@
 import { CONSENT_TEXT_VERSION, type Lang, type Source } from '../../contract/index.ts';
 import type { WaitlistRecord } from './record.ts';
 
-/** The version of the consent sentence (with its wording in api/contract/consent.ts). */
-export { CONSENT_TEXT_VERSION };
-
 /** How the sign-up arrived: a JSON call, a form post or an MCP tool call. */
 export const CHANNELS = ['json', 'form', 'mcp'] as const;
 export type Channel = (typeof CHANNELS)[number];

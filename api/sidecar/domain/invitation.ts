@@ -8,8 +8,6 @@
 import { z } from 'zod';
 import { BUILDING, LANGS, ROLES, SOURCES, type Building, type Lang, type Role, type Source } from '../../contract/index.ts';
 
-const INVITATION_STATES = ['claimed', 'sent', 'failed'] as const;
-
 /** The longest server reply kept for a failed invitation (a reply may quote the whole message). */
 const MAX_ERROR_LENGTH = 500;
 
@@ -18,7 +16,7 @@ const isoTime = z.iso.datetime();
 export const Invitation = z
   .object({
     /** claimed: handed (or about to be handed) to the mail server; sent: accepted (250); failed: refused for good (5xx). */
-    state: z.enum(INVITATION_STATES),
+    state: z.enum(['claimed', 'sent', 'failed']),
     /** When the run claimed the member. */
     claimedAt: isoTime,
     /** When the mail server accepted the message; only when sent. */

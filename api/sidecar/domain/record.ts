@@ -42,12 +42,7 @@ export type WaitlistRecord = z.infer<typeof WaitlistRecord>;
  * New record, or the existing one updated: optional answers merged (new values win, absent ones
  * keep the old), consent time moved to this consent, first sign-up time kept.
  */
-export function mergeSignup(
-  existing: WaitlistRecord | undefined,
-  signup: WaitlistSignup,
-  channel: Channel,
-  at: string,
-): WaitlistRecord {
+export function mergeSignup(existing: WaitlistRecord | undefined, signup: WaitlistSignup, channel: Channel, at: string): WaitlistRecord {
   const role = signup.role ?? existing?.role;
   const building = signup.building ?? existing?.building;
   const source = signup.source ?? existing?.source;

@@ -4,7 +4,7 @@ import type { WaitlistRecord } from './record.ts';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The counts that do not depend on the time of the question; a store may keep them as it writes. */
+/** The counts that do not depend on the time of the question. */
 export interface FieldCounts {
   total: number;
   byLang: Record<string, number>;
@@ -13,11 +13,8 @@ export interface FieldCounts {
   bySource: Record<string, number>;
 }
 
-function zeros<const T extends readonly string[]>(values: T, unanswered: boolean): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const value of values) counts[value] = 0;
-  if (unanswered) counts.unanswered = 0;
-  return counts;
+function zeros(values: readonly string[], unanswered: boolean): Record<string, number> {
+  return Object.fromEntries([...values, ...(unanswered ? ['unanswered'] : [])].map((value) => [value, 0]));
 }
 
 export function emptyCounts(): FieldCounts {
@@ -48,15 +45,14 @@ export function windowStarts(now: number): { since7: number; since30: number } {
 }
 
 export function statsOf(counts: FieldCounts, last7Days: number, last30Days: number, now: number): WaitlistStats {
-  const copy = (values: Record<string, number>) => ({ ...values });
   return {
     total: counts.total,
     last7Days,
     last30Days,
-    byLang: copy(counts.byLang),
-    byRole: copy(counts.byRole),
-    byBuilding: copy(counts.byBuilding),
-    bySource: copy(counts.bySource),
+    byLang: counts.byLang,
+    byRole: counts.byRole,
+    byBuilding: counts.byBuilding,
+    bySource: counts.bySource,
     computedAt: new Date(now).toISOString(),
   } as WaitlistStats;
 }

@@ -26,13 +26,7 @@ export interface Audience {
   audience: string;
 }
 
-export async function issueAccessToken(
-  key: Uint8Array,
-  target: Audience,
-  clientId: string,
-  scope: string,
-  nowMs: number,
-): Promise<string> {
+export async function issueAccessToken(key: Uint8Array, target: Audience, clientId: string, scope: string, nowMs: number): Promise<string> {
   const iat = Math.floor(nowMs / 1000);
   return new SignJWT({ client_id: clientId, scope })
     .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
@@ -55,12 +49,7 @@ export function withinLifetime(claims: { iat: number; exp: number }, nowMs: numb
  * RFC 9068 §4 / RFC 8725 §3.1: pinned algorithm, explicit type, exact issuer and audience of this
  * environment, exp with a small leeway, every claim present. Undefined means invalid_token.
  */
-export async function verifyAccessToken(
-  token: string,
-  key: Uint8Array,
-  target: Audience,
-  nowMs: number,
-): Promise<AccessTokenClaims | undefined> {
+export async function verifyAccessToken(token: string, key: Uint8Array, target: Audience, nowMs: number): Promise<AccessTokenClaims | undefined> {
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(token, key, {

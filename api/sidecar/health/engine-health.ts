@@ -46,7 +46,6 @@ export class EngineHealth {
   #summary: NodeJS.Timeout | undefined;
   #checkTimer: NodeJS.Timeout | undefined;
   #closed = false;
-  readonly #listeners: ((state: EngineState) => void)[] = [];
 
   constructor(options: EngineHealthOptions) {
     this.engine = options.engine;
@@ -75,7 +74,6 @@ export class EngineHealth {
     this.#affected = 0;
     this.#options.logger.error(`${this.engine}: unavailable (${this.#lastError}); ${this.#options.meanwhile}`);
     this.#summary = setInterval(() => this.#summarise(), SUMMARY_INTERVAL_MS).unref();
-    this.#changed();
     this.#scheduleCheck();
   }
 
@@ -90,7 +88,6 @@ export class EngineHealth {
     this.#since = this.#now();
     clearInterval(this.#summary);
     this.#options.logger.info(`${this.engine}: available again after ${seconds} s; ${this.#count()} during the outage`);
-    this.#changed();
     this.#scheduleCheck();
   }
 
@@ -101,11 +98,6 @@ export class EngineHealth {
 
   state(): EngineState {
     return { engine: this.engine, state: this.#up ? 'up' : 'down', since: new Date(this.#since).toISOString(), lastError: this.#lastError };
-  }
-
-  /** Called on every change between up and down (the metrics gauge). */
-  onChange(listener: (state: EngineState) => void): void {
-    this.#listeners.push(listener);
   }
 
   close(): void {
@@ -121,11 +113,6 @@ export class EngineHealth {
   #summarise(): void {
     const seconds = Math.round((this.#now() - this.#since) / 1000);
     this.#options.logger.error(`${this.engine}: still unavailable after ${seconds} s; ${this.#count()} so far (last error: ${this.#lastError})`);
-  }
-
-  #changed(): void {
-    const state = this.state();
-    for (const listener of this.#listeners) listener(state);
   }
 
   #scheduleCheck(): void {

@@ -17,8 +17,6 @@ import { operatorSocketPath } from './protocol.ts';
 
 export interface OperatorAccess {
   store: OperatorStore & InvitationStore;
-  /** Which way the store was reached, for the command's messages: 'database', 'sidecar' or 'file'. */
-  via: 'database' | 'sidecar' | 'file';
   /** Where the data lives, for messages (never a password). */
   where: string;
   close(): Promise<void>;
@@ -27,7 +25,7 @@ export interface OperatorAccess {
 export async function openForOperator(config: Config, intent: 'read' | 'write'): Promise<OperatorAccess> {
   if (config.DATABASE_URL) {
     const backend = await openBackend(config, { patient: true });
-    return { store: backend.store, via: 'database', where: 'The PostgreSQL database', close: () => backend.close() };
+    return { store: backend.store, where: 'The PostgreSQL database', close: () => backend.close() };
   }
   const dataDir = resolve(config.DATA_DIR);
   const path = join(dataDir, STORE_FILE_NAME);
@@ -35,11 +33,11 @@ export async function openForOperator(config: Config, intent: 'read' | 'write'):
     throw new StartupError(`There is no waitlist data file at ${path}. Check DATA_DIR (the sidecar creates the file when it first starts).`);
   }
   const channel = new SidecarChannel(operatorSocketPath(dataDir));
-  if (await channel.reachable()) return { store: channel, via: 'sidecar', where: path, close: () => channel.close() };
+  if (await channel.reachable()) return { store: channel, where: path, close: () => channel.close() };
   if (intent === 'read') {
     const store = await JsonWaitlistStore.readOnly(dataDir);
     if (!store) throw new StartupError(`The waitlist data file ${path} disappeared while it was being read.`);
-    return { store, via: 'file', where: path, close: () => store.close() };
+    return { store, where: path, close: () => store.close() };
   }
   const lock = await acquireLock(dataDirLockPath(dataDir), `The data directory ${dataDir}`).catch((error: unknown) => {
     if (!(error instanceof LockHeldError)) throw error;
@@ -53,7 +51,6 @@ export async function openForOperator(config: Config, intent: 'read' | 'write'):
     const store = await JsonWaitlistStore.open(dataDir);
     return {
       store,
-      via: 'file',
       where: path,
       async close() {
         await store.close();

@@ -3,7 +3,7 @@
  * it over the target, fsync the directory (so the rename itself survives a power cut). A reader
  * therefore sees the old file or the new one, never a mix. Files are created with mode 0600.
  */
-import { open, rename, unlink } from 'node:fs/promises';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 export const PRIVATE_FILE_MODE = 0o600;
@@ -18,8 +18,6 @@ export async function replaceFileDurably(path: string, chunks: readonly Uint8Arr
   await rename(temp, path);
   await syncDirectory(dirname(path));
 }
-
-export type FileHandle = Awaited<ReturnType<typeof open>>;
 
 /**
  * Writes the chunks into the open temporary file, cuts it to their length (a recycled file may be

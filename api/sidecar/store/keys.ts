@@ -5,6 +5,7 @@
  * once with crypto.randomBytes and never baked into the code. Rotation: docs/api.md.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Config } from '../../config.ts';
 import type { Environment } from '../../contract/index.ts';
 import { StartupError } from './errors.ts';
 
@@ -12,18 +13,21 @@ export const KEY_BYTES = 32;
 
 export type TokenKeys = Record<Environment, Uint8Array>;
 
-export interface ConfiguredKeys {
-  TOKEN_KEY_PRODUCTION?: Uint8Array;
-  TOKEN_KEY_SANDBOX?: Uint8Array;
+export type ConfiguredKeys = Partial<Pick<Config, 'TOKEN_KEY_PRODUCTION' | 'TOKEN_KEY_SANDBOX'>>;
+
+export function newKey() {
+  return randomBytes(KEY_BYTES);
 }
 
-/** A new key, as stored: base64url of KEY_BYTES random bytes. */
-export function newStoredKey(): string {
-  return randomBytes(KEY_BYTES).toString('base64url');
-}
-
-/** Refuses keys that would let a sandbox token pass in production. */
-export function checkDistinct(keys: TokenKeys): TokenKeys {
+/**
+ * Each environment's key: the configured one, else the engine's (`stored`, created there if it has
+ * none). Refuses keys that would let a sandbox token pass in production.
+ */
+export async function chooseKeys(configured: ConfiguredKeys, stored: (environment: Environment) => Promise<Uint8Array>): Promise<TokenKeys> {
+  const keys = {
+    production: configured.TOKEN_KEY_PRODUCTION ?? (await stored('production')),
+    sandbox: configured.TOKEN_KEY_SANDBOX ?? (await stored('sandbox')),
+  };
   if (keys.production.length === keys.sandbox.length && timingSafeEqual(keys.production, keys.sandbox)) {
     throw new StartupError(
       'The production and sandbox token keys are the same. They must differ, or a sandbox token would be ' +

@@ -3,6 +3,7 @@
  * store/json/) or PostgreSQL when DATABASE_URL is set (store/postgres/, loaded only then, so the
  * driver is never imported without it). Everything above this seam sees a Backend (backend.ts).
  */
+import { resolve } from 'node:path';
 import type { Config } from '../../config.ts';
 import type { ClientRegistry } from '../domain/clients.ts';
 import type { Backend, BackendOptions } from './backend.ts';
@@ -25,6 +26,6 @@ export async function openClientRegistry(config: Config): Promise<{ clients: Cli
     const backend = await openBackend(config);
     return { clients: backend.clients, close: () => backend.close() };
   }
-  const { openJsonClients } = await import('./json/backend.ts');
-  return { clients: await openJsonClients(config), close: async () => {} };
+  const { clientsPath, FileClientDirectory } = await import('./json/clients-file.ts');
+  return { clients: await new FileClientDirectory(clientsPath(resolve(config.DATA_DIR))).load(), close: async () => {} };
 }

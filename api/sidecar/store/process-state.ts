@@ -8,7 +8,7 @@
  *     finish, so the caller waits for it to become a zombie before taking over.
  * Elsewhere (no /proc) the answer falls back to `kill(pid, 0)`.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 type HolderState = 'running' | 'dying' | 'gone';
 
@@ -22,13 +22,7 @@ const TICKS_PER_SECOND = 100;
 const START_TIME_SLACK_MS = 60_000;
 const SIGKILL_BIT = 1n << 8n;
 
-const hasProc = (() => {
-  try {
-    return statSync('/proc/self/stat').isFile();
-  } catch {
-    return false;
-  }
-})();
+const hasProc = existsSync('/proc/self/stat');
 
 /** `since`: when the lock was written (ms since the epoch); a process started later cannot hold it. */
 export function holderState(pid: number, since?: number): HolderState {

@@ -64,8 +64,3 @@ export async function openJsonBackend(config: Config, options: BackendOptions, c
     throw error;
   }
 }
-
-/** The clients file alone (no lock, no waitlist): what `npm run clients` needs. */
-export async function openJsonClients(config: Config): Promise<FileClientDirectory> {
-  return new FileClientDirectory(clientsPath(resolve(config.DATA_DIR))).load();
-}

@@ -4,9 +4,8 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Environment } from '../../../contract/index.ts';
 import { replaceFileDurably } from '../durable-file.ts';
-import { checkDistinct, KEY_BYTES, newStoredKey, type ConfiguredKeys, type TokenKeys } from '../keys.ts';
+import { chooseKeys, KEY_BYTES, newKey, type ConfiguredKeys, type TokenKeys } from '../keys.ts';
 import { readSmallJsonFile } from '../small-json-file.ts';
 
 export const KEYS_FILE_NAME = 'token-keys.json';
@@ -30,17 +29,12 @@ export async function loadOrCreateKeys(dataDir: string, configured: ConfiguredKe
   const stored = await readKeysFile(path);
   const file: KeysFile = stored ?? { format: 'waitlist-token-keys', version: 1 };
   let changed = false;
-  const pick = (env: Environment, fromConfig: Uint8Array | undefined): Uint8Array => {
-    if (fromConfig) return fromConfig;
+  const keys = await chooseKeys(configured, async (env) => {
     if (!file[env]) {
-      file[env] = newStoredKey();
+      file[env] = newKey().toString('base64url');
       changed = true;
     }
-    return new Uint8Array(Buffer.from(file[env]!, 'base64url'));
-  };
-  const keys = checkDistinct({
-    production: pick('production', configured.TOKEN_KEY_PRODUCTION),
-    sandbox: pick('sandbox', configured.TOKEN_KEY_SANDBOX),
+    return new Uint8Array(Buffer.from(file[env], 'base64url'));
   });
   if (changed) await replaceFileDurably(path, [Buffer.from(`${JSON.stringify(file, null, 2)}\n`)]);
   return keys;

@@ -15,9 +15,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { link, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { link, open, readdir, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { fillTempFile, PRIVATE_FILE_MODE, syncDirectory, tempPathOf, type FileHandle } from '../durable-file.ts';
+import { fillTempFile, PRIVATE_FILE_MODE, syncDirectory, tempPathOf } from '../durable-file.ts';
 import { isRunning } from '../lock.ts';
 
 /** Names the replaced generation for the moment between its replacement and its becoming the temp file. */

@@ -3,10 +3,12 @@
  * The format marker tells our file from any other JSON file; a file without it, with another
  * version, with an invalid record or with one address twice is refused, never overwritten.
  */
+import type { Adapter } from 'lowdb';
 import { z } from 'zod';
 import { WaitlistRecord } from '../../domain/record.ts';
 import { StartupError } from '../errors.ts';
 import { RecordTable } from './record-table.ts';
+import { readSnapshot, replaceRecycling } from './recycled-file.ts';
 
 const STORE_FORMAT = 'waitlist-store';
 const STORE_VERSION = 1;
@@ -52,4 +54,33 @@ export function storeCodec(path: string) {
       return [HEAD, ...table.serializedRecords(), TAIL];
     },
   };
+}
+
+/**
+ * The lowdb adapter over the data file that (unlike lowdb's JSONFile/steno) makes every write
+ * durable and lets the owner serialise: the table is serialised synchronously at the start of a
+ * write, so the bytes on disk are the data as it was when the write began.
+ */
+export class DurableJsonFile implements Adapter<RecordTable> {
+  readonly path: string;
+  readonly #codec: ReturnType<typeof storeCodec>;
+  /** The size of the file the last write started. */
+  lastWriteBytes = 0;
+
+  constructor(path: string) {
+    this.path = path;
+    this.#codec = storeCodec(path);
+  }
+
+  /** One whole commit, also while another process writes (readSnapshot). */
+  async read(): Promise<RecordTable | null> {
+    const text = await readSnapshot(this.path);
+    return text === undefined ? null : this.#codec.parse(text);
+  }
+
+  write(table: RecordTable): Promise<void> {
+    const chunks = this.#codec.serialize(table);
+    this.lastWriteBytes = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+    return replaceRecycling(this.path, chunks);
+  }
 }

@@ -9,6 +9,7 @@
  * it, so no older copy outlives them. Reads see the table in memory; statistics count it when
  * asked, which at the JSON store's size (up to 100,000 records) is quick.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -21,9 +22,8 @@ import { computeStats } from '../../domain/stats.ts';
 import type { EngineHealth } from '../../health/engine-health.ts';
 import { EngineUnavailableError } from '../../health/unavailable.ts';
 import { matchesFilter, type CommitInfo, type ExportFilter, type WaitlistStore } from '../waitlist-store.ts';
-import { failureText, type Invitation, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
-import { claimIn, settleIn, unconfirmedIn } from './invitations.ts';
-import { DurableJsonFile } from './json-adapter.ts';
+import { claimable, failureText, holdsClaim, matchesInviteFilter, newMessageId, type Invitation, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
+import { DurableJsonFile } from './store-file.ts';
 import { discardRecycled, removeLeftovers } from './recycled-file.ts';
 import { RecordTable } from './record-table.ts';
 
@@ -57,21 +57,19 @@ interface Waiter {
 }
 
 export class JsonWaitlistStore implements WaitlistStore {
-  readonly #db: Low<RecordTable>;
   readonly #file: DurableJsonFile;
-  readonly #onCommit: JsonStoreOptions['onCommit'];
-  readonly #health: EngineHealth | undefined;
+  readonly #db: Low<RecordTable>;
+  readonly #options: JsonStoreOptions;
   #waiting: Waiter[] = [];
   #flushing: Promise<void> | undefined;
   #closed = false;
   #readOnly = false;
   #commits = 0;
 
-  private constructor(db: Low<RecordTable>, file: DurableJsonFile, options: JsonStoreOptions) {
-    this.#db = db;
+  private constructor(file: DurableJsonFile, table: RecordTable, options: JsonStoreOptions) {
     this.#file = file;
-    this.#onCommit = options.onCommit;
-    this.#health = options.health;
+    this.#db = new Low(file, table);
+    this.#options = options;
   }
 
   /**
@@ -80,14 +78,13 @@ export class JsonWaitlistStore implements WaitlistStore {
    */
   static async open(dataDir: string, options: JsonStoreOptions = {}): Promise<JsonWaitlistStore> {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
-    const adapter = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
-    await removeLeftovers(adapter.path);
-    // Built by hand: lowdb's JSONFilePreset swaps in a memory adapter when NODE_ENV=test.
-    const db = new Low(adapter, new RecordTable());
-    const existing = await adapter.read();
-    if (existing) db.data = existing;
-    else await db.write();
-    return new JsonWaitlistStore(db, adapter, options);
+    const file = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
+    await removeLeftovers(file.path);
+    // Not lowdb's JSONFilePreset, which swaps in a memory adapter when NODE_ENV=test.
+    const existing = await file.read();
+    const store = new JsonWaitlistStore(file, existing ?? new RecordTable(), options);
+    if (!existing) await store.#db.write();
+    return store;
   }
 
   /**
@@ -95,10 +92,10 @@ export class JsonWaitlistStore implements WaitlistStore {
    * sidecar runs); undefined when there is no data file. Its changes refuse.
    */
   static async readOnly(dataDir: string): Promise<JsonWaitlistStore | undefined> {
-    const adapter = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
-    const table = await adapter.read();
+    const file = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
+    const table = await file.read();
     if (!table) return undefined;
-    const store = new JsonWaitlistStore(new Low(adapter, table), adapter, {});
+    const store = new JsonWaitlistStore(file, table, {});
     store.#readOnly = true;
     store.#closed = true;
     return store;
@@ -183,22 +180,23 @@ export class JsonWaitlistStore implements WaitlistStore {
   async #flush(): Promise<void> {
     // One turn of the event loop lets the sign-ups read in the same I/O turn join the first write.
     await nextTurn();
+    const { health, onCommit } = this.#options;
     while (this.#waiting.length > 0) {
       const batch = this.#waiting;
       this.#waiting = [];
-      const startedAt = this.#health?.now();
+      const startedAt = health?.now();
       try {
         const started = performance.now();
         await this.#db.write();
         if (batch.some((waiter) => waiter.discardPrevious)) await discardRecycled(this.#file.path);
         this.#commits += 1;
-        this.#onCommit?.({ durationMs: performance.now() - started, bytes: this.#file.lastWriteBytes, records: this.#db.data.size });
-        this.#health?.succeeded(startedAt);
+        onCommit?.({ durationMs: performance.now() - started, bytes: this.#file.lastWriteBytes, records: this.#db.data.size });
+        health?.succeeded(startedAt);
         for (const waiter of batch) waiter.resolve();
       } catch (error) {
         // The changes stay in memory: the next commit that the disk takes writes them too.
-        this.#health?.failed(error);
-        const failure = this.#health ? new EngineUnavailableError(this.#health, error) : error;
+        health?.failed(error);
+        const failure = health ? new EngineUnavailableError(health, error) : error;
         for (const waiter of batch) waiter.reject(failure);
       }
     }
@@ -209,9 +207,24 @@ export class JsonWaitlistStore implements WaitlistStore {
     if (this.#closed) throw new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed');
   }
 
+  /**
+   * The invitation steps (domain/invitation.ts), each committed before it answers. One process
+   * writes the table (the sidecar, or the operator command holding the data-directory lock), so a
+   * claim needs no lock of its own: two runs reach the same table through the sidecar one request
+   * at a time.
+   */
   async claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]> {
     this.#refuseIfClosed();
-    const claimed = claimIn(this.#db.data, claim);
+    const table = this.#db.data;
+    const claimed: WaitlistRecord[] = [];
+    const except = new Set(claim.except);
+    for (const record of table.values()) {
+      if (claimed.length >= claim.count) break;
+      if (!claimable(record.invitation, claim) || !matchesInviteFilter(record, claim.filter) || except.has(record.email)) continue;
+      claimed.push(withInvitation(record, { state: 'claimed', claimedAt: claim.at, messageId: newMessageId(randomUUID(), claim.messageIdDomain) }));
+    }
+    // Replaced after the walk: the table's iterator must not see its own changes.
+    for (const record of claimed) table.put(record);
     if (claimed.length > 0) await this.sync();
     return claimed;
   }
@@ -228,16 +241,18 @@ export class JsonWaitlistStore implements WaitlistStore {
     return this.#settle(email, messageId, () => undefined);
   }
 
-  async unconfirmedInvitations(filter?: InviteFilter): Promise<WaitlistRecord[]> {
-    return unconfirmedIn(this.#db.data, filter);
+  async unconfirmedInvitations(filter: InviteFilter = {}): Promise<WaitlistRecord[]> {
+    return [...this.#db.data.values()].filter((record) => record.invitation?.state === 'claimed' && matchesInviteFilter(record, filter));
   }
 
-  /** Moves the named claim on (next: its new invitation, or undefined), committed; false when the record or that claim is gone. */
+  /** Moves the named claim on (next: its new invitation, or undefined), committed; false, changing nothing, when the record or that claim is gone. */
   async #settle(email: string, messageId: string, next: (claimed: Invitation) => Invitation | undefined): Promise<boolean> {
     this.#refuseIfClosed();
-    const done = settleIn(this.#db.data, email, messageId, next);
-    if (done) await this.sync();
-    return done;
+    const record = this.#db.data.get(email);
+    if (!record || !holdsClaim(record, messageId)) return false;
+    this.#db.data.put(withInvitation(record, next(record.invitation!)));
+    await this.sync();
+    return true;
   }
 
   async close(): Promise<void> {
@@ -246,4 +261,10 @@ export class JsonWaitlistStore implements WaitlistStore {
     await this.#flushing;
     await discardRecycled(this.#file.path);
   }
+}
+
+/** The record with this invitation (or none), keys in the schema's order, as a re-read file has them. */
+function withInvitation(record: WaitlistRecord, invitation: Invitation | undefined): WaitlistRecord {
+  const { invitation: _old, ...rest } = record;
+  return invitation ? { ...rest, invitation } : rest;
 }

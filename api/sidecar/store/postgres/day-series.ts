@@ -21,14 +21,7 @@ GROUP BY day, lang, role, building, source
 UNION ALL
 SELECT NULL, NULL, NULL, NULL, NULL, count(*) FROM waitlist WHERE created_at < $1`;
 
-interface Row {
-  day: string | null;
-  lang: string | null;
-  role: string | null;
-  building: string | null;
-  source: string | null;
-  n: string;
-}
+type Row = Record<'day' | 'lang' | 'role' | 'building' | 'source', string | null> & { n: string };
 
 export async function signupsPerDay(pool: pg.Pool, range: DayRange): Promise<DaySeries> {
   const { rows } = await pool.query<Row>({ name: 'waitlist-day-series', text: DAY_SERIES_SQL, values: [range.since, range.until] });

@@ -7,13 +7,12 @@
  *   calls answer at once without waiting on the server, and the probe notices its return;
  * - no connection within DATABASE_POOL_WAIT_MS (an overload, or a server that accepts connections
  *   slowly): EngineUnavailableError too, so the request answers 500 without a stack trace, summed
- *   up by a ThrottledLine instead of a line per request. It is no outage: the other calls go on,
+ *   up in a line per interval instead of a line per request. It is no outage: the other calls go on,
  *   and a server that is really away is the probe's to tell, on a connection of its own.
  * Anything else (a bug in a statement) passes through as it is: one line with an error id.
  */
 import pg from 'pg';
 import { EngineHealth, SUMMARY_INTERVAL_MS } from '../../health/engine-health.ts';
-import { ThrottledLine } from '../../health/throttled-line.ts';
 import { EngineUnavailableError } from '../../health/unavailable.ts';
 import { silentLogger, type Logger } from '../../http/log.ts';
 
@@ -75,16 +74,30 @@ export function watchEngine(pool: pg.Pool, config: pg.ClientConfig, options: Wat
   };
   pool.on('error', idleFailed);
   probe.on('error', idleFailed);
-  const busy = new ThrottledLine(logger, SUMMARY_INTERVAL_MS, (count, seconds) =>
-    seconds === 0
-      ? `postgres: no connection free within ${options.waitMs} ms (DATABASE_POOL_WAIT_MS, pool of ${options.max}); requests answer 500 while the pool stays full`
-      : `postgres: ${count} more requests found no connection free within ${options.waitMs} ms in the last ${seconds} s`,
-  );
+  // The first request that found the pool full is logged at once, later ones summed up per interval.
+  let busyCount = 0;
+  let busyTimer: NodeJS.Timeout | undefined;
+  const busy = () => {
+    if (busyTimer) {
+      busyCount += 1;
+      return;
+    }
+    logger.error(`postgres: no connection free within ${options.waitMs} ms (DATABASE_POOL_WAIT_MS, pool of ${options.max}); requests answer 500 while the pool stays full`);
+    busyTimer = setInterval(() => {
+      if (busyCount === 0) {
+        clearInterval(busyTimer);
+        busyTimer = undefined;
+        return;
+      }
+      logger.error(`postgres: ${busyCount} more requests found no connection free within ${options.waitMs} ms in the last ${SUMMARY_INTERVAL_MS / 1000} s`);
+      busyCount = 0;
+    }, SUMMARY_INTERVAL_MS).unref();
+  };
   const classify = (error: unknown): unknown => {
     if (!engineAway(error)) return error;
     const message = (error as { message?: unknown }).message;
     if (typeof message === 'string' && WAIT_TIMEOUT.test(message)) {
-      if (health.up) busy.hit();
+      if (health.up) busy();
     } else {
       health.failed(error);
     }
@@ -103,7 +116,7 @@ export function watchEngine(pool: pg.Pool, config: pg.ClientConfig, options: Wat
     guard,
     async close() {
       health.close();
-      busy.close();
+      clearInterval(busyTimer);
       await probe.end();
     },
   };

@@ -10,18 +10,50 @@
  * Read from the last commit of the files: stop the JSON sidecar first, or re-run after the switch
  * to pick up sign-ups committed meanwhile.
  */
+import { join } from 'node:path';
 import type pg from 'pg';
 import { ENVIRONMENTS, type Environment } from '../../../contract/index.ts';
+import type { ClientRecord } from '../../domain/clients.ts';
 import type { WaitlistRecord } from '../../domain/record.ts';
+import { StartupError } from '../errors.ts';
+import { clientsPath, readClients } from '../json/clients-file.ts';
+import { KEYS_FILE_NAME, readKeysFile } from '../json/keys-file.ts';
+import { readCommittedRecords, STORE_FILE_NAME } from '../json/waitlist-store.ts';
 import { acquireLock, dataDirLockPath, LockHeldError, type Lock } from '../lock.ts';
 import { clientParams, COLUMNS as CLIENT_COLUMNS } from './clients.ts';
-import { readJsonDataDir, type MigrationSource } from './json-source.ts';
 import { sharedKey } from './keys.ts';
 import { openPool } from './pool.ts';
+import { RECORD_COLUMNS } from './record-row.ts';
 import { migrateSchema } from './schema.ts';
 import { STATS_TRIGGERS } from './stats-schema.ts';
 
 export type MigrationReport = Awaited<ReturnType<typeof migrateToPostgres>>;
+
+interface MigrationSource {
+  records: Iterable<WaitlistRecord>;
+  clients: readonly ClientRecord[];
+  /** Generated keys of the JSON engine, base64url; absent when configured by TOKEN_KEY_*. */
+  keys: Partial<Record<Environment, string>>;
+}
+
+/**
+ * The last commit of DATA_DIR's files, read without the lock (every write there replaces a file by
+ * a rename); StartupError when there is no waitlist file (wrong DATA_DIR?).
+ */
+export async function readJsonDataDir(dataDir: string): Promise<MigrationSource> {
+  const table = await readCommittedRecords(dataDir);
+  if (!table) {
+    throw new StartupError(
+      `There is no waitlist file ${join(dataDir, STORE_FILE_NAME)} to migrate. Check DATA_DIR: it must name the JSON store's data directory.`,
+    );
+  }
+  const keys = await readKeysFile(join(dataDir, KEYS_FILE_NAME));
+  return {
+    records: table.values(),
+    clients: await readClients(clientsPath(dataDir)),
+    keys: { production: keys?.production, sandbox: keys?.sandbox },
+  };
+}
 
 /** Rows per INSERT … SELECT FROM unnest(…) statement. */
 const BATCH = 2000;
@@ -33,9 +65,7 @@ const BATCH = 2000;
  * left alone (not RETURNed: counted as unchanged).
  */
 const UPSERT_BATCH_SQL = `
-INSERT INTO waitlist AS w (email, created_at, consent_at, updated_at, lang, role, building, source,
-                           consent_form, consent_channel, consent_lang, consent_text_version,
-                           invite_state, invite_claimed_at, invited_at, invite_message_id, invite_error)
+INSERT INTO waitlist AS w (${RECORD_COLUMNS})
 SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[],
                      $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
                      $13::text[], $14::timestamptz[], $15::timestamptz[], $16::text[], $17::text[])
@@ -66,6 +96,7 @@ function invitation(column: string): string {
   return `CASE WHEN w.invite_state IS NULL THEN EXCLUDED.${column} ELSE w.${column} END`;
 }
 
+/** The records as one array per column, in RECORD_COLUMNS' order. */
 function columnsOf(records: readonly WaitlistRecord[]): unknown[][] {
   const pick = (read: (r: WaitlistRecord) => unknown) => records.map(read);
   return [

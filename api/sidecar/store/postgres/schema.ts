@@ -26,7 +26,7 @@ CREATE TABLE waitlist (
   consent_channel text NOT NULL,
   consent_lang text NOT NULL,
   consent_text_version text NOT NULL,
-  -- The invitation (invitations.ts): all NULL until a run claims the member.
+  -- The invitation (waitlist-store.ts): all NULL until a run claims the member.
   invite_state text CHECK (invite_state IN ('claimed', 'sent', 'failed')),
   invite_claimed_at timestamptz,
   invited_at timestamptz,

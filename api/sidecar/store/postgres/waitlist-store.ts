@@ -15,11 +15,22 @@ import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
 import { readStats } from './stats-query.ts';
 import { upsertQuery } from './upsert-statement.ts';
 import type { Guard } from './engine-watch.ts';
-import type { InviteClaim, InviteFilter } from '../../domain/invitation.ts';
-import * as invitations from './invitations.ts';
+import { failureText, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
 
 /** Rows fetched per round trip of an export. */
 const EXPORT_BATCH = 1000;
+
+/** `AND …` conditions of an invitation filter, numbering parameters after those already in `params`. */
+function filterSql(filter: InviteFilter, params: unknown[]): string {
+  let sql = '';
+  for (const column of ['lang', 'role', 'building', 'source'] as const) {
+    if (filter[column] !== undefined) sql += ` AND ${column} = $${params.push(filter[column])}`;
+  }
+  return sql;
+}
+
+const bySignup = (a: WaitlistRecord, b: WaitlistRecord) =>
+  a.createdAt === b.createdAt ? (a.email < b.email ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1;
 
 export class PostgresWaitlistStore implements WaitlistStore {
   readonly #pool: pg.Pool;
@@ -27,8 +38,8 @@ export class PostgresWaitlistStore implements WaitlistStore {
   #closed = false;
   #commits = 0;
   readonly #onCommit: ((info: CommitInfo) => void) | undefined;
-  /** The statistics query running now, and the one that calls made meanwhile wait for. */
-  #statsRunning: Promise<WaitlistStats> | undefined;
+  /** The last statistics query started, and the one that calls made meanwhile wait for. */
+  #statsLast: Promise<unknown> = Promise.resolve();
   #statsNext: { now: number; answer: Promise<WaitlistStats> } | undefined;
 
   /** `guard`: what a call does when the engine is away (engine-watch.ts); by default nothing. */
@@ -68,7 +79,6 @@ export class PostgresWaitlistStore implements WaitlistStore {
    * dashboards polling at once cost the database one query after another, not one each at once.
    */
   stats(now: number): Promise<WaitlistStats> {
-    if (!this.#statsRunning) return this.#queryStats(now);
     if (this.#statsNext) {
       this.#statsNext.now = Math.max(this.#statsNext.now, now);
       return this.#statsNext.answer;
@@ -76,21 +86,12 @@ export class PostgresWaitlistStore implements WaitlistStore {
     const next = { now } as { now: number; answer: Promise<WaitlistStats> };
     const start = () => {
       this.#statsNext = undefined;
-      return this.#queryStats(next.now);
+      return this.#run(() => readStats(this.#pool, next.now));
     };
-    next.answer = this.#statsRunning.then(start, start);
+    next.answer = this.#statsLast.then(start, start);
+    this.#statsLast = next.answer;
     this.#statsNext = next;
     return next.answer;
-  }
-
-  #queryStats(now: number): Promise<WaitlistStats> {
-    const running = this.#run(() => readStats(this.#pool, now));
-    this.#statsRunning = running;
-    const done = () => {
-      if (this.#statsRunning === running) this.#statsRunning = undefined;
-    };
-    running.then(done, done);
-    return running;
   }
 
   /** The total of the counters (every record has a language): exact, and as cheap at any size. */
@@ -164,25 +165,54 @@ export class PostgresWaitlistStore implements WaitlistStore {
     }
   }
 
-  /** One statement each (invitations.ts): concurrent runs on any host never claim the same member. */
-  claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]> {
-    return this.#run(() => invitations.claimInvitees(this.#pool, claim));
+  /**
+   * The invitation steps (domain/invitation.ts), safe with any number of runs on any number of
+   * hosts: a claim is ONE statement that locks the rows it picks and skips rows another run's claim
+   * holds (FOR UPDATE SKIP LOCKED), so two runs never pick the same member; a row claimed by a run
+   * that committed first no longer matches `invite_state IS NULL` when re-checked.
+   */
+  async claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]> {
+    const params: unknown[] = [claim.at, claim.messageIdDomain, claim.count];
+    let which = claim.claimedBefore === undefined ? 'invite_state IS NULL' : `invite_state = 'claimed' AND invite_claimed_at < $${params.push(claim.claimedBefore)}`;
+    if (claim.except?.length) which += ` AND email <> ALL($${params.push(claim.except)})`;
+    const { rows } = await this.#run(() =>
+      this.#pool.query<RecordRow>(
+        `UPDATE waitlist SET invite_state = 'claimed', invite_claimed_at = $1, invited_at = NULL, invite_error = NULL,
+                invite_message_id = '<' || gen_random_uuid() || '@' || $2 || '>'
+         WHERE email IN (SELECT email FROM waitlist WHERE ${which}${filterSql(claim.filter, params)}
+                         ORDER BY created_at, email LIMIT $3 FOR UPDATE SKIP LOCKED)
+         RETURNING ${RECORD_COLUMNS}`,
+        params,
+      ),
+    );
+    // RETURNING keeps no order.
+    return rows.map(recordFromRow).sort(bySignup);
   }
 
   confirmInvitation(email: string, messageId: string, at: string): Promise<boolean> {
-    return this.#run(() => invitations.confirmInvitation(this.#pool, email, messageId, at));
+    return this.#settle(email, messageId, "invite_state = 'sent', invited_at = $3", [at]);
   }
 
   failInvitation(email: string, messageId: string, reply: string): Promise<boolean> {
-    return this.#run(() => invitations.failInvitation(this.#pool, email, messageId, reply));
+    return this.#settle(email, messageId, "invite_state = 'failed', invite_error = $3", [failureText(reply)]);
   }
 
   releaseInvitation(email: string, messageId: string): Promise<boolean> {
-    return this.#run(() => invitations.releaseInvitation(this.#pool, email, messageId));
+    return this.#settle(email, messageId, 'invite_state = NULL, invite_claimed_at = NULL, invite_message_id = NULL', []);
   }
 
-  unconfirmedInvitations(filter?: InviteFilter): Promise<WaitlistRecord[]> {
-    return this.#run(() => invitations.unconfirmedInvitations(this.#pool, filter));
+  async unconfirmedInvitations(filter: InviteFilter = {}): Promise<WaitlistRecord[]> {
+    const params: unknown[] = [];
+    const sql = `SELECT ${RECORD_COLUMNS} FROM waitlist WHERE invite_state = 'claimed'${filterSql(filter, params)} ORDER BY created_at, email`;
+    const { rows } = await this.#run(() => this.#pool.query<RecordRow>(sql, params));
+    return rows.map(recordFromRow);
+  }
+
+  /** One claim moved on; false when the row or that claim is gone. */
+  async #settle(email: string, messageId: string, set: string, values: unknown[]): Promise<boolean> {
+    const sql = `UPDATE waitlist SET ${set} WHERE email = $1 AND invite_message_id = $2 AND invite_state = 'claimed'`;
+    const { rowCount } = await this.#run(() => this.#pool.query(sql, [email, messageId, ...values]));
+    return (rowCount ?? 0) > 0;
   }
 
   /** The pool belongs to the backend, which ends it; afterwards the store takes no more calls. */
