@@ -4,7 +4,7 @@
  */
 import type { Environment } from '../../contract/index.ts';
 
-export function realmOf(env: Environment): string {
+function realmOf(env: Environment): string {
   return env === 'production' ? 'waitlist' : 'waitlist-sandbox';
 }
 

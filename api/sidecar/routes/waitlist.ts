@@ -30,7 +30,7 @@ export async function joinWaitlist(event: H3Event, { env, deps }: RouteContext):
     throw new ApiError('unsupported_media_type', { 'accept-post': ACCEPT_POST });
   }
   const bytes = await readLimitedBody(event.req, BODY_LIMIT_BYTES);
-  const check = checkSignup(type === JSON_TYPE ? parseJson(bytes) : parseFormBody(bytes));
+  const check = checkSignup(type === JSON_TYPE ? parseJson(bytes) : { channel: 'form', fields: parseForm(bytes) });
   if (check.outcome === 'invalid') throw new ApiError(check.code);
 
   // Contract part 1: the sandbox validates and answers like production, and stores nothing.
@@ -52,11 +52,4 @@ function parseJson(bytes: Uint8Array): SignupInput {
   } catch {
     throw new ApiError('invalid_json');
   }
-}
-
-function parseFormBody(bytes: Uint8Array): SignupInput {
-  const text = decodeUtf8(bytes);
-  const form = text === undefined ? undefined : parseForm(text);
-  if (!form?.ok) throw new ApiError('invalid_request');
-  return { channel: 'form', fields: form.fields };
 }
