@@ -19,14 +19,13 @@ import type { RateLimitPolicy } from './limits.ts';
 
 export type Method = 'GET' | 'HEAD' | 'POST';
 export type MediaType = 'application/json' | 'application/x-www-form-urlencoded';
-export type Auth = 'none' | 'client' | 'bearer';
 
 export interface Route {
   /** OpenAPI operationId. */
   id: string;
   path: string;
   methods: readonly Method[];
-  auth: Auth;
+  auth: 'none' | 'client' | 'bearer';
   tag: 'Status' | 'Waitlist' | 'OAuth' | 'Statistics' | 'Discovery' | 'MCP';
   summary: string;
   description: string;

@@ -4,7 +4,7 @@
  * joined with its handler.
  */
 import type { H3 } from 'h3';
-import { ENVIRONMENTS, ENV_PREFIX, MCP_ROUTE, ROUTES, apiIndexBody, statusBody, type Environment, type Route, type RouteId } from '../contract/index.ts';
+import { ENVIRONMENTS, ENV_PREFIX, MCP_ROUTE, ROUTES, apiIndexBody, statusBody, type RouteId } from '../contract/index.ts';
 import { jsonResponse } from './http/respond.ts';
 import { mcp } from './routes/mcp.ts';
 import type { RouteHandler } from './routes/route-module.ts';
@@ -25,19 +25,13 @@ const HANDLERS: Record<RouteId, RouteHandler> = {
   mcp,
 };
 
-export interface Mount {
-  env: Environment;
-  /** Full path, environment prefix included. */
-  path: string;
-  route: Route;
-  handler: RouteHandler;
-}
-
-export function mountTable(): Mount[] {
+/** Every operation in every environment, with its full path (environment prefix included). */
+export function mountTable() {
   return ENVIRONMENTS.flatMap((env) =>
     [...ROUTES, MCP_ROUTE].map((route) => ({ env, path: `${ENV_PREFIX[env]}${route.path}`, route, handler: HANDLERS[route.id] })),
   );
 }
+export type Mount = ReturnType<typeof mountTable>[number];
 
 /**
  * The (method, path) pairs an app built by createApp really serves, read back from its router

@@ -20,10 +20,8 @@ export class ApiError extends Error {
   }
 }
 
-/** Which body shape an endpoint uses for its OAuth errors. */
-export type ErrorStyle = 'api' | 'oauth';
-
-export function errorResponse(error: ApiError, style: ErrorStyle): Response {
+/** `style`: which body shape the endpoint uses for its OAuth errors (errorStyleOf). */
+export function errorResponse(error: ApiError, style: 'api' | 'oauth'): Response {
   const oauth =
     style === 'oauth' &&
     (error.status === 400 || error.status === 401) &&

@@ -19,7 +19,7 @@ interface Window {
 }
 
 /** One policy's windows, never more than `maxKeys` of them. */
-export class WindowTable {
+class WindowTable {
   readonly #windowMs: number;
   readonly #maxKeys: number;
   readonly #windows = new Map<string, Window>();

@@ -46,7 +46,7 @@ const BACKOFF_MS = 1000;
 /** Reconnect attempts back off to at most this interval: readiness follows a returning engine within about a second. */
 const MAX_RECONNECT_DELAY_MS = 500;
 
-export interface RedisOptions {
+interface RedisOptions {
   url: string;
   windowSeconds: number;
   maxKeys: number;
