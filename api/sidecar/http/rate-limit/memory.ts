@@ -11,7 +11,18 @@
  * under a flood of new clients.
  */
 import type { RateLimitPolicy } from '../../../contract/index.ts';
-import { decide, type RateLimitDecision, type RateLimitStore } from './decision.ts';
+import type { RateLimitDecision, RateLimitStore } from './index.ts';
+
+/** The decision for the `count`-th request of a window that ends at `resetAt` (ms); the Redis engine's too. */
+export function decide(count: number, resetAt: number, limit: number, now: number, windowMs: number): RateLimitDecision {
+  return {
+    allowed: count <= limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+    windowSeconds: windowMs / 1000,
+  };
+}
 
 interface Window {
   count: number;
