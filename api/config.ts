@@ -39,18 +39,16 @@ const baseUrl = z.string().transform((value, ctx) => {
   return url.origin;
 });
 
-const trustProxy = z
+/** A comma-separated list; white space around an entry and empty entries are dropped. */
+const commaList = z
   .string()
   .default('')
-  .transform((value, ctx) => {
-    const list = value.split(',').map((s) => s.trim()).filter(Boolean);
-    for (const entry of list) {
-      if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry)) {
-        return invalid(ctx, `expected a comma-separated list of IP addresses or CIDR ranges, got "${entry}"`);
-      }
-    }
-    return list;
-  });
+  .transform((value) => value.split(',').map((s) => s.trim()).filter(Boolean));
+
+const trustProxy = commaList.transform((list, ctx) => {
+  const bad = list.find((entry) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry));
+  return bad === undefined ? list : invalid(ctx, `expected a comma-separated list of IP addresses or CIDR ranges, got "${bad}"`);
+});
 
 /** A URL of a server (database, Redis) with one of `protocols` and a host; its password never appears in a message. */
 function serverUrl(kind: string, protocols: readonly string[], example: string) {
@@ -70,22 +68,17 @@ function serverUrl(kind: string, protocols: readonly string[], example: string) 
 const databaseUrl = serverUrl('PostgreSQL', ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');
 
 /** Resolvers checked by node:dns itself. */
-const dnsServers = z
-  .string()
-  .default('')
-  .transform((value, ctx) => {
-    const servers = value.split(',').map((s) => s.trim()).filter(Boolean);
-    try {
-      new Resolver().setServers(servers);
-    } catch {
-      return invalid(ctx, 'expected a comma-separated list of resolver IP addresses, each with an optional port: 127.0.0.1:53, [::1]:53');
-    }
-    return servers;
-  });
+const dnsServers = commaList.transform((servers, ctx) => {
+  try {
+    new Resolver().setServers(servers);
+  } catch {
+    return invalid(ctx, 'expected a comma-separated list of resolver IP addresses, each with an optional port: 127.0.0.1:53, [::1]:53');
+  }
+  return servers;
+});
 
 /** contentsignals.org: `search`, `ai-input`, `ai-train`, each `yes` or `no`, comma-separated. */
-const contentSignals = z.string().transform((value, ctx) => {
-  const pairs = value.split(',').map((s) => s.trim()).filter(Boolean);
+const contentSignals = commaList.transform((pairs, ctx) => {
   const seen = new Set<string>();
   for (const pair of pairs) {
     const [, key] = /^(search|ai-input|ai-train)=(yes|no)$/.exec(pair) ?? [];
@@ -98,20 +91,17 @@ const contentSignals = z.string().transform((value, ctx) => {
 });
 
 /** Browser origins allowed to call the API cross-origin: `https://app.example, http://localhost:3000`. */
-const corsOrigins = z
-  .string()
-  .default('')
-  .transform((value, ctx) => {
-    const origins: string[] = [];
-    for (const entry of value.split(',').map((s) => s.trim()).filter(Boolean)) {
-      const url = URL.parse(entry);
-      if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
-        return invalid(ctx, `expected a comma-separated list of origins (scheme://host[:port], no path), got "${entry}"`);
-      }
-      origins.push(url.origin);
+const corsOrigins = commaList.transform((entries, ctx) => {
+  const origins: string[] = [];
+  for (const entry of entries) {
+    const url = URL.parse(entry);
+    if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
+      return invalid(ctx, `expected a comma-separated list of origins (scheme://host[:port], no path), got "${entry}"`);
     }
-    return origins;
-  });
+    origins.push(url.origin);
+  }
+  return origins;
+});
 
 /** valkey:// is an alias of redis:// (same protocol). */
 const rateLimitStore = serverUrl('Redis', ['redis:', 'rediss:', 'valkey:'], 'redis://127.0.0.1:6379').transform((value) =>

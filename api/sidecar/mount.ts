@@ -3,7 +3,6 @@
  * both environments, production under '' and the sandbox under '/sandbox' (ENV_PREFIX), each
  * joined with its handler.
  */
-import type { H3 } from 'h3';
 import { ENVIRONMENTS, ENV_PREFIX, MCP_ROUTE, ROUTES, apiIndexBody, statusBody, type RouteId } from '../contract/index.ts';
 import { jsonResponse } from './http/respond.ts';
 import { mcp } from './routes/mcp.ts';
@@ -32,14 +31,3 @@ export function mountTable() {
   );
 }
 export type Mount = ReturnType<typeof mountTable>[number];
-
-/**
- * The (method, path) pairs an app built by createApp really serves, read back from its router
- * (the catch-all entries that answer 405 are left out). The OpenAPI tests compare this list with
- * the published document, and the sidecar tests compare it with ROUTES.
- */
-export function servedRoutes(app: H3): { method: string; path: string }[] {
-  return app['~routes']
-    .filter((route) => route.method && route.route)
-    .map((route) => ({ method: route.method!, path: route.route! }));
-}

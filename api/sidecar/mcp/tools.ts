@@ -67,8 +67,7 @@ export function registerTools(server: McpServer, { env, urls, deps }: RouteConte
       if (env === 'production' && check.outcome === 'valid') {
         await deps.store.upsert(check.signup, 'mcp', new Date(deps.clock.now()).toISOString());
       }
-      const accepted: Accepted = { accepted: true };
-      return json(accepted);
+      return json({ accepted: true } satisfies Accepted);
     },
   );
 
