@@ -157,9 +157,7 @@ export function requestSchema(route: Route, type: MediaType): z.ZodType {
 }
 
 export function routeById(id: RouteId): Route {
-  const route = [...ROUTES, MCP_ROUTE].find((r) => r.id === id);
-  if (!route) throw new Error(`unknown route ${id}`);
-  return route;
+  return [...ROUTES, MCP_ROUTE].find((r) => r.id === id)!;
 }
 
 /**

@@ -4,13 +4,12 @@
  */
 import { H3 } from 'h3';
 import { environmentUrls } from '../contract/index.ts';
-import type { AppDeps } from './deps.ts';
+import type { AppDeps, RouteContext } from './deps.ts';
 import { apiLayer } from './http/api-layer.ts';
 import { trustedProxies } from '../net/client-address.ts';
 import { ApiError } from './http/errors.ts';
 import { memoryRateLimitStore } from './http/rate-limit/index.ts';
 import { mountTable } from './mount.ts';
-import type { RouteContext } from './routes/route-module.ts';
 
 export function createApp(deps: AppDeps): H3 {
   // Malformed paths reach the layer (and get the API's 404) instead of h3's own 400.

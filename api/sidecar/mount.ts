@@ -3,15 +3,17 @@
  * both environments, production under '' and the sandbox under '/sandbox' (ENV_PREFIX), each
  * joined with its handler.
  */
+import type { H3Event } from 'h3';
 import { ENVIRONMENTS, ENV_PREFIX, MCP_ROUTE, ROUTES, apiIndexBody, statusBody, type RouteId } from '../contract/index.ts';
+import type { RouteContext } from './deps.ts';
 import { jsonResponse } from './http/respond.ts';
 import { mcp } from './routes/mcp.ts';
-import type { RouteHandler } from './routes/route-module.ts';
 import { getWaitlistStats } from './routes/stats.ts';
 import { createToken } from './routes/token.ts';
 import { joinWaitlist } from './routes/waitlist.ts';
 
-const HANDLERS: Record<RouteId, RouteHandler> = {
+/** One handler per operation of the contract; its headers and error style come from the route table. */
+const HANDLERS: Record<RouteId, (event: H3Event, ctx: RouteContext) => Promise<Response>> = {
   // Operation 1: the zero-auth status probe.
   getStatus: async (_event, { env, urls, deps }) => jsonResponse(200, statusBody(urls, env, deps.clock.now())),
   createToken,

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { BUILDING, EMAIL_MAX_LENGTH, LANGS, ROLES, SOURCES, statusBody, type Accepted } from '../../contract/index.ts';
 import { checkSignup } from '../domain/signup.ts';
 import { SANDBOX_STATS } from '../domain/stats.ts';
-import type { RouteContext } from '../routes/route-module.ts';
+import type { RouteContext } from '../deps.ts';
 
 export const STATS_TOOL = 'waitlist_stats';
 

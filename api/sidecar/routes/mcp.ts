@@ -19,7 +19,7 @@ import { bearerClaims, requireStatsScope } from '../http/bearer-auth.ts';
 import { decodeUtf8, readLimitedBody } from '../http/body.ts';
 import { registerResources } from '../mcp/resources.ts';
 import { STATS_TOOL, registerTools } from '../mcp/tools.ts';
-import type { RouteContext } from './route-module.ts';
+import type { RouteContext } from '../deps.ts';
 
 async function buildServer(ctx: RouteContext): Promise<McpServer> {
   const name = ctx.env === 'sandbox' ? 'waitlist-sandbox' : 'waitlist';

@@ -7,14 +7,13 @@ import type { H3Event } from 'h3';
 import { BODY_LIMIT_BYTES, SCOPES, TOKEN_TTL_SECONDS, type TokenResponse } from '../../contract/index.ts';
 import { sandboxClients } from '../domain/clients.ts';
 import { issueAccessToken } from '../domain/tokens.ts';
-import { readLimitedBody } from '../http/body.ts';
+import { mediaTypeOf, readLimitedBody } from '../http/body.ts';
 import { basicChallenge } from '../http/challenge.ts';
 import { clientCredentials } from '../http/client-auth.ts';
-import { mediaTypeOf } from '../http/content-type.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseForm } from '../http/form.ts';
 import { jsonResponse } from '../http/respond.ts';
-import type { RouteContext } from './route-module.ts';
+import type { RouteContext } from '../deps.ts';
 
 export async function createToken(event: H3Event, { env, urls, deps }: RouteContext): Promise<Response> {
   if (mediaTypeOf(event.req.headers.get('content-type')) !== 'application/x-www-form-urlencoded') {

@@ -11,12 +11,11 @@
 import type { H3Event } from 'h3';
 import { BODY_LIMIT_BYTES, DEFAULT_LANG, THANKS_PATHS, routeById, type Accepted } from '../../contract/index.ts';
 import { checkSignup, type SignupInput } from '../domain/signup.ts';
-import { decodeUtf8, readLimitedBody } from '../http/body.ts';
-import { mediaTypeOf } from '../http/content-type.ts';
+import { decodeUtf8, mediaTypeOf, readLimitedBody } from '../http/body.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseForm } from '../http/form.ts';
 import { jsonResponse, seeOther } from '../http/respond.ts';
-import type { RouteContext } from './route-module.ts';
+import type { RouteContext } from '../deps.ts';
 
 const JSON_TYPE = 'application/json';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
