@@ -76,35 +76,27 @@ class WindowTable {
 }
 
 export class MemoryRateLimitStore implements RateLimitStore {
-  readonly #windowMs: number;
-  readonly #maxKeys: number;
-  readonly #tables = new Map<RateLimitPolicy, WindowTable>();
+  readonly #tables: Record<RateLimitPolicy, WindowTable>;
 
   constructor(options: { windowSeconds: number; maxKeys: number }) {
-    this.#windowMs = options.windowSeconds * 1000;
-    this.#maxKeys = options.maxKeys;
+    const table = () => new WindowTable(options.windowSeconds * 1000, options.maxKeys);
+    this.#tables = { relaxed: table(), standard: table() };
   }
 
   /** Tracked clients of one policy (tests and the memory benchmark). */
   size(policy: RateLimitPolicy): number {
-    return this.#tables.get(policy)?.size ?? 0;
+    return this.#tables[policy].size;
   }
 
   /** The synchronous decision, for callers that must not wait (the Redis engine's fallback). */
   hitNow(policy: RateLimitPolicy, key: string, limit: number, now: number): RateLimitDecision {
-    let table = this.#tables.get(policy);
-    if (!table) {
-      table = new WindowTable(this.#windowMs, this.#maxKeys);
-      this.#tables.set(policy, table);
-    }
-    return table.hit(key, limit, now);
+    return this.#tables[policy].hit(key, limit, now);
   }
 
   hit(policy: RateLimitPolicy, key: string, limit: number, now: number): Promise<RateLimitDecision> {
     return Promise.resolve(this.hitNow(policy, key, limit, now));
   }
 
-  async close(): Promise<void> {
-    this.#tables.clear();
-  }
+  /** The windows go with this object: nothing to release. */
+  async close(): Promise<void> {}
 }
