@@ -22,7 +22,7 @@ const tokenKey = z
   .string()
   .optional()
   .transform((value, ctx) => {
-    if (value === undefined || value === '') return undefined;
+    if (value === undefined) return undefined;
     const bytes = Buffer.from(value, 'base64url');
     if (!/^[A-Za-z0-9_\-+/]+=*$/.test(value) || bytes.length < 32) {
       return invalid(ctx, 'expected at least 32 random bytes as base64url, e.g. from `openssl rand -base64 32`');

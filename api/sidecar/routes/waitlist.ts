@@ -44,10 +44,9 @@ export async function joinWaitlist(event: H3Event, { env, deps }: RouteContext):
 }
 
 function parseJson(bytes: Uint8Array): SignupInput {
-  const text = decodeUtf8(bytes);
-  if (text === undefined) throw new ApiError('invalid_json');
   try {
-    return { channel: 'json', value: JSON.parse(text) };
+    // RFC 8259 §8.1: JSON text is UTF-8; other bytes are no JSON text either.
+    return { channel: 'json', value: JSON.parse(decodeUtf8(bytes) ?? '') };
   } catch {
     throw new ApiError('invalid_json');
   }
