@@ -65,8 +65,6 @@ function serverUrl(kind: string, protocols: readonly string[], example: string) 
     });
 }
 
-const databaseUrl = serverUrl('PostgreSQL', ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');
-
 /** Resolvers checked by node:dns itself. */
 const dnsServers = commaList.transform((servers, ctx) => {
   try {
@@ -181,7 +179,7 @@ export const ConfigSchema = z.object({
   /** Lets an https:// build or start through with the sample operator details (staging only): site/lib/production-guard.ts. */
   ALLOW_SAMPLE_DETAILS: flag('false'),
   /** Unset: the JSON store in DATA_DIR. Set: waitlist, OAuth clients and token keys in PostgreSQL. */
-  DATABASE_URL: databaseUrl,
+  DATABASE_URL: serverUrl('PostgreSQL', ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database'),
   /**
    * Connections per instance to DATABASE_URL. More let more commits share one WAL flush. Each is a
    * server process: keep instances × this below the server's max_connections (100 by default).

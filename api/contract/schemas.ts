@@ -108,12 +108,9 @@ export const Status = z
 export type Status = z.infer<typeof Status>;
 
 const count = z.int().min(0);
-type CountKeys<T extends readonly string[], U extends boolean> = T[number] | (U extends true ? 'unanswered' : never);
-function countsOf<const T extends readonly string[], const U extends boolean>(values: T, unanswered: U) {
-  const shape: Record<string, typeof count> = {};
-  for (const value of values) shape[value] = count;
-  if (unanswered) shape.unanswered = count;
-  return z.object(shape as Record<CountKeys<T, U>, typeof count>).strict();
+/** A count for each of `keys`, and no other key. */
+function countsOf<const K extends string>(keys: readonly K[]) {
+  return z.object(Object.fromEntries(keys.map((key) => [key, count])) as Record<K, typeof count>).strict();
 }
 
 /** WaitlistStats: aggregate counts only, no personal data (field names are our design). */
@@ -122,10 +119,10 @@ export const WaitlistStats = z
     total: count.describe('All sign-ups.'),
     last7Days: count.describe('Sign-ups first made in the last 7 days.'),
     last30Days: count.describe('Sign-ups first made in the last 30 days.'),
-    byLang: countsOf(LANGS, false).describe('Sign-ups by notification language.'),
-    byRole: countsOf(ROLES, true).describe('Sign-ups by role; unanswered when not given.'),
-    byBuilding: countsOf(BUILDING, true).describe('Sign-ups by use case; unanswered when not given.'),
-    bySource: countsOf(SOURCES, true).describe('Sign-ups by form; unanswered for API sign-ups without source.'),
+    byLang: countsOf(LANGS).describe('Sign-ups by notification language.'),
+    byRole: countsOf([...ROLES, 'unanswered']).describe('Sign-ups by role; unanswered when not given.'),
+    byBuilding: countsOf([...BUILDING, 'unanswered']).describe('Sign-ups by use case; unanswered when not given.'),
+    bySource: countsOf([...SOURCES, 'unanswered']).describe('Sign-ups by form; unanswered for API sign-ups without source.'),
     computedAt: z.iso.datetime().describe('When these numbers were computed, ISO 8601 UTC.'),
   })
   .strict()
