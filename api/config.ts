@@ -7,49 +7,48 @@ import { Resolver } from 'node:dns';
 import { z } from 'zod';
 import { LOG_LEVELS } from './log/levels.ts';
 
+/** Reports the variable's problem; the transform then returns no value. */
+function invalid(ctx: z.RefinementCtx, message: string): never {
+  ctx.addIssue({ code: 'custom', message });
+  return z.NEVER;
+}
+
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().min(1);
+const flag = (fallback: 'true' | 'false') => z.enum(['true', 'false'], { message: 'expected true or false' }).default(fallback).transform((v) => v === 'true');
 
 /** A key given as base64url (or base64) text that decodes to at least 32 bytes (RFC 7518 §3.2). */
 const tokenKey = z
   .string()
   .optional()
   .transform((value, ctx) => {
-    if (value === undefined || value === '') return undefined;
+    if (value === undefined) return undefined;
     const bytes = Buffer.from(value, 'base64url');
     if (!/^[A-Za-z0-9_\-+/]+=*$/.test(value) || bytes.length < 32) {
-      ctx.addIssue({ code: 'custom', message: 'expected at least 32 random bytes as base64url, e.g. from `openssl rand -base64 32`' });
-      return z.NEVER;
+      return invalid(ctx, 'expected at least 32 random bytes as base64url, e.g. from `openssl rand -base64 32`');
     }
     return new Uint8Array(bytes);
   });
 
 const baseUrl = z.string().transform((value, ctx) => {
   const url = URL.parse(value);
-  if (!url) {
-    ctx.addIssue({ code: 'custom', message: 'expected an absolute URL such as https://example.org' });
-    return z.NEVER;
-  }
+  if (!url) return invalid(ctx, 'expected an absolute URL such as https://example.org');
   if (!['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username) {
-    ctx.addIssue({ code: 'custom', message: 'expected an http(s) origin with no path, query or fragment, such as https://example.org' });
-    return z.NEVER;
+    return invalid(ctx, 'expected an http(s) origin with no path, query or fragment, such as https://example.org');
   }
   return url.origin;
 });
 
-const trustProxy = z
+/** A comma-separated list; white space around an entry and empty entries are dropped. */
+const commaList = z
   .string()
   .default('')
-  .transform((value, ctx) => {
-    const list = value.split(',').map((s) => s.trim()).filter(Boolean);
-    for (const entry of list) {
-      if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry)) {
-        ctx.addIssue({ code: 'custom', message: `expected a comma-separated list of IP addresses or CIDR ranges, got "${entry}"` });
-        return z.NEVER;
-      }
-    }
-    return list;
-  });
+  .transform((value) => value.split(',').map((s) => s.trim()).filter(Boolean));
+
+const trustProxy = commaList.transform((list, ctx) => {
+  const bad = list.find((entry) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry));
+  return bad === undefined ? list : invalid(ctx, `expected a comma-separated list of IP addresses or CIDR ranges, got "${bad}"`);
+});
 
 /** A URL of a server (database, Redis) with one of `protocols` and a host; its password never appears in a message. */
 function serverUrl(kind: string, protocols: readonly string[], example: string) {
@@ -60,39 +59,29 @@ function serverUrl(kind: string, protocols: readonly string[], example: string) 
       if (value === undefined) return undefined;
       const url = URL.parse(value);
       if (!url || !protocols.includes(url.protocol) || !url.hostname) {
-        ctx.addIssue({ code: 'custom', message: `expected a ${kind} URL (${protocols.map((p) => `${p}//`).join(', ')}) such as ${example}` });
-        return z.NEVER;
+        return invalid(ctx, `expected a ${kind} URL (${protocols.map((p) => `${p}//`).join(', ')}) such as ${example}`);
       }
       return value;
     });
 }
 
-const databaseUrl = serverUrl('PostgreSQL', ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');
-
 /** Resolvers checked by node:dns itself. */
-const dnsServers = z
-  .string()
-  .default('')
-  .transform((value, ctx) => {
-    const servers = value.split(',').map((s) => s.trim()).filter(Boolean);
-    try {
-      new Resolver().setServers(servers);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'expected a comma-separated list of resolver IP addresses, each with an optional port: 127.0.0.1:53, [::1]:53' });
-      return z.NEVER;
-    }
-    return servers;
-  });
+const dnsServers = commaList.transform((servers, ctx) => {
+  try {
+    new Resolver().setServers(servers);
+  } catch {
+    return invalid(ctx, 'expected a comma-separated list of resolver IP addresses, each with an optional port: 127.0.0.1:53, [::1]:53');
+  }
+  return servers;
+});
 
 /** contentsignals.org: `search`, `ai-input`, `ai-train`, each `yes` or `no`, comma-separated. */
-const contentSignals = z.string().transform((value, ctx) => {
-  const pairs = value.split(',').map((s) => s.trim()).filter(Boolean);
+const contentSignals = commaList.transform((pairs, ctx) => {
   const seen = new Set<string>();
   for (const pair of pairs) {
     const [, key] = /^(search|ai-input|ai-train)=(yes|no)$/.exec(pair) ?? [];
     if (!key || seen.has(key)) {
-      ctx.addIssue({ code: 'custom', message: `expected search=, ai-input=, ai-train= each at most once with yes or no, e.g. "search=yes, ai-input=yes, ai-train=no"; got "${pair}"` });
-      return z.NEVER;
+      return invalid(ctx, `expected search=, ai-input=, ai-train= each at most once with yes or no, e.g. "search=yes, ai-input=yes, ai-train=no"; got "${pair}"`);
     }
     seen.add(key);
   }
@@ -100,21 +89,17 @@ const contentSignals = z.string().transform((value, ctx) => {
 });
 
 /** Browser origins allowed to call the API cross-origin: `https://app.example, http://localhost:3000`. */
-const corsOrigins = z
-  .string()
-  .default('')
-  .transform((value, ctx) => {
-    const origins: string[] = [];
-    for (const entry of value.split(',').map((s) => s.trim()).filter(Boolean)) {
-      const url = URL.parse(entry);
-      if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
-        ctx.addIssue({ code: 'custom', message: `expected a comma-separated list of origins (scheme://host[:port], no path), got "${entry}"` });
-        return z.NEVER;
-      }
-      origins.push(url.origin);
+const corsOrigins = commaList.transform((entries, ctx) => {
+  const origins: string[] = [];
+  for (const entry of entries) {
+    const url = URL.parse(entry);
+    if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
+      return invalid(ctx, `expected a comma-separated list of origins (scheme://host[:port], no path), got "${entry}"`);
     }
-    return origins;
-  });
+    origins.push(url.origin);
+  }
+  return origins;
+});
 
 /** valkey:// is an alias of redis:// (same protocol). */
 const rateLimitStore = serverUrl('Redis', ['redis:', 'rediss:', 'valkey:'], 'redis://127.0.0.1:6379').transform((value) =>
@@ -122,7 +107,7 @@ const rateLimitStore = serverUrl('Redis', ['redis:', 'rediss:', 'valkey:'], 'red
 );
 
 /** SMTP_URL's STARTTLS modes: required (smtp:// default), opportunistic, or off (a loopback relay). */
-export const STARTTLS_MODES = ['required', 'opportunistic', 'off'] as const;
+const STARTTLS_MODES = ['required', 'opportunistic', 'off'] as const;
 
 /** smtp:// with STARTTLS required unless `?starttls=` says otherwise; smtps:// with TLS from the first byte. */
 const smtpUrl = serverUrl('SMTP', ['smtp:', 'smtps:'], 'smtp://user:password@mail.example.org:587').transform((value, ctx) => {
@@ -131,8 +116,7 @@ const smtpUrl = serverUrl('SMTP', ['smtp:', 'smtps:'], 'smtp://user:password@mai
   const starttls = url.searchParams.get('starttls') ?? 'required';
   const extra = [...url.searchParams.keys()].filter((key) => key !== 'starttls');
   if (!(STARTTLS_MODES as readonly string[]).includes(starttls) || extra.length > 0 || (url.protocol === 'smtps:' && url.searchParams.has('starttls'))) {
-    ctx.addIssue({ code: 'custom', message: `the only query parameter is starttls=${STARTTLS_MODES.join('|')}, and only with smtp:// (smtps:// is TLS from the start)` });
-    return z.NEVER;
+    return invalid(ctx, `the only query parameter is starttls=${STARTTLS_MODES.join('|')}, and only with smtp:// (smtps:// is TLS from the start)`);
   }
   const secure = url.protocol === 'smtps:';
   return {
@@ -193,12 +177,9 @@ export const ConfigSchema = z.object({
   /** Origins whose browser scripts may sign up and read statistics; none by default: api/front/cors.ts. */
   CORS_ORIGINS: corsOrigins,
   /** Lets an https:// build or start through with the sample operator details (staging only): site/lib/production-guard.ts. */
-  ALLOW_SAMPLE_DETAILS: z
-    .enum(['true', 'false'], { message: 'expected true or false' })
-    .default('false')
-    .transform((v) => v === 'true'),
+  ALLOW_SAMPLE_DETAILS: flag('false'),
   /** Unset: the JSON store in DATA_DIR. Set: waitlist, OAuth clients and token keys in PostgreSQL. */
-  DATABASE_URL: databaseUrl,
+  DATABASE_URL: serverUrl('PostgreSQL', ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database'),
   /**
    * Connections per instance to DATABASE_URL. More let more commits share one WAL flush. Each is a
    * server process: keep instances × this below the server's max_connections (100 by default).
@@ -223,7 +204,7 @@ export const ConfigSchema = z.object({
   INVITE_URL: serverUrl('web', ['https:', 'http:'], 'https://app.example.org/start'),
   /** Resolvers of the deliverability check (api/deliverability/); unset: the system's. */
   DNS_SERVERS: dnsServers,
-  LOG_REQUESTS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  LOG_REQUESTS: flag('true'),
   /** json (one object per line) or pretty; unset: pretty when stdout is a terminal, else json (api/log/logger.ts). */
   LOG_FORMAT: z.enum(['json', 'pretty'], { message: 'expected json or pretty' }).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -244,29 +225,26 @@ export class ConfigError extends Error {
 
 /** Parses the environment (all variables at once); throws ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const input: Record<string, string | undefined> = {};
-  for (const key of Object.keys(ConfigSchema.shape)) {
-    const value = env[key];
-    // An empty variable counts as unset, like an absent one.
-    input[key] = value === '' ? undefined : value;
+  // An empty variable counts as unset, like an absent one.
+  const input = Object.keys(ConfigSchema.shape).map((key) => [key, env[key] || undefined]);
+  const result = ConfigSchema.safeParse(Object.fromEntries(input));
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      // A connection URL's password stays out of the message (and so out of logs).
+      const shown = ['DATABASE_URL', 'RATE_LIMIT_STORE', 'SMTP_URL'].includes(name) ? (env[name] ?? '').replace(/^([a-z]+:\/\/[^:@/]*):[^@]*@/i, '$1:***@') : (env[name] ?? '');
+      return `${name}=${JSON.stringify(shown)}: ${issue.message}`;
+    });
+    throw new ConfigError(problems);
   }
-  const result = ConfigSchema.safeParse(input);
-  if (result.success && result.data.HEADERS_TIMEOUT_MS > result.data.REQUEST_TIMEOUT_MS) {
+  const config = result.data;
+  if (config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
     // node:http refuses a header deadline beyond the whole-request one.
-    throw new ConfigError([`HEADERS_TIMEOUT_MS=${JSON.stringify(env.HEADERS_TIMEOUT_MS ?? '')}: must not exceed REQUEST_TIMEOUT_MS (${result.data.REQUEST_TIMEOUT_MS})`]);
+    throw new ConfigError([`HEADERS_TIMEOUT_MS=${JSON.stringify(env.HEADERS_TIMEOUT_MS ?? '')}: must not exceed REQUEST_TIMEOUT_MS (${config.REQUEST_TIMEOUT_MS})`]);
   }
-  if (result.success) {
-    const dkim = (['DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY_FILE'] as const).filter((name) => result.data[name] === undefined);
-    if (dkim.length === 1 || dkim.length === 2) throw new ConfigError([`${dkim.join(', ')}: DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE together (or none of them)`]);
-    return result.data;
-  }
-  const problems = result.error.issues.map((issue) => {
-    const name = String(issue.path[0]);
-    // A connection URL's password stays out of the message (and so out of logs).
-    const shown = ['DATABASE_URL', 'RATE_LIMIT_STORE', 'SMTP_URL'].includes(name) ? (env[name] ?? '').replace(/^([a-z]+:\/\/[^:@/]*):[^@]*@/i, '$1:***@') : (env[name] ?? '');
-    return `${name}=${JSON.stringify(shown)}: ${issue.message}`;
-  });
-  throw new ConfigError(problems);
+  const dkim = (['DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY_FILE'] as const).filter((name) => config[name] === undefined);
+  if (dkim.length === 1 || dkim.length === 2) throw new ConfigError([`${dkim.join(', ')}: DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE together (or none of them)`]);
+  return config;
 }
 
 /** For entry points: parse, or print the problems and exit non-zero. */

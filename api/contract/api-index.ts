@@ -2,7 +2,7 @@
 import type { Environment } from './enums.ts';
 import { API_VERSION, SERVICE_NAME } from './limits.ts';
 import type { EnvironmentUrls } from './paths.ts';
-import type { ApiIndex, Status } from './schemas.ts';
+import { ApiIndex, type Status } from './schemas.ts';
 
 /** Pure: the status of `env` at `now` (ms since the epoch), with the links to its documentation. */
 export function statusBody(urls: EnvironmentUrls, env: Environment, now: number): Status {
@@ -23,17 +23,7 @@ export function apiIndexBody(urls: EnvironmentUrls, env: Environment): ApiIndex 
     service: SERVICE_NAME,
     apiVersion: API_VERSION,
     environment: env,
-    links: {
-      status: urls.status,
-      token: urls.token,
-      stats: urls.stats,
-      waitlist: urls.waitlist,
-      openapi: urls.openapi,
-      openapiMarkdown: urls.openapiMarkdown,
-      apiCatalog: urls.apiCatalog,
-      authorizationServerMetadata: urls.authorizationServerMetadata,
-      protectedResourceMetadata: urls.protectedResourceMetadata,
-      guide: urls.guide,
-    },
+    // The links the schema lists, in its order, each the environment's URL of that name.
+    links: Object.fromEntries(ApiIndex.shape.links.keyof().options.map((name) => [name, urls[name]])) as ApiIndex['links'],
   };
 }

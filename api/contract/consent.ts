@@ -13,13 +13,7 @@ import type { Lang } from './enums.ts';
 export const CONSENT_OPERATOR_PLACEHOLDER = '{operator}';
 
 /** The sentence as the label shows it: `before`, then `link` (to the privacy page), then `after`. */
-export interface ConsentSentence {
-  before: string;
-  link: string;
-  after: string;
-}
-
-export const CONSENT_TEXT: Record<Lang, ConsentSentence> = {
+export const CONSENT_TEXT = {
   en: {
     before: 'I agree that {operator} stores my e-mail address to tell me about early access, as described in the ',
     link: 'privacy notice',
@@ -30,7 +24,7 @@ export const CONSENT_TEXT: Record<Lang, ConsentSentence> = {
     link: 'Datenschutzerklärung',
     after: ' beschrieben. Ich kann jederzeit widerrufen.',
   },
-};
+} satisfies Record<Lang, { before: string; link: string; after: string }>;
 
 /** Version of CONSENT_TEXT (a date); stored in every record's consent evidence. */
 export const CONSENT_TEXT_VERSION = '2026-11-01';

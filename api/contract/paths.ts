@@ -7,7 +7,6 @@ import type { Environment, Lang } from './enums.ts';
 /** Prefix of an environment's API tree: '' for production, '/sandbox' for the sandbox. */
 export const ENV_PREFIX: Record<Environment, string> = { production: '', sandbox: '/sandbox' };
 
-export const API_BASE_PATH = '/api/v1';
 export const API_PATHS = {
   index: '/api/v1',
   status: '/api/v1/status',
@@ -60,7 +59,7 @@ export function authorizationServerMetadataPath(env: Environment): string {
 }
 
 /** RFC 9728 §3: the well-known string is inserted between host and the resource's path. */
-export function protectedResourceMetadataPath(env: Environment, resourcePath: string = API_BASE_PATH): string {
+export function protectedResourceMetadataPath(env: Environment, resourcePath: string = API_PATHS.index): string {
   return `/.well-known/oauth-protected-resource${ENV_PREFIX[env]}${resourcePath}`;
 }
 
@@ -90,7 +89,7 @@ export function environmentUrls(baseUrl: string, env: Environment) {
     /** OAuth issuer identifier (RFC 8414): the base URL, or base + /sandbox. */
     issuer: prefix,
     /** Protected resource identifier (RFC 9728) and JWT audience. */
-    resource: `${prefix}${API_BASE_PATH}`,
+    resource: `${prefix}${API_PATHS.index}`,
     index: `${prefix}${API_PATHS.index}`,
     status: `${prefix}${API_PATHS.status}`,
     token: `${prefix}${API_PATHS.token}`,

@@ -1,24 +1,22 @@
+/**
+ * What a route's answers carry besides their body, decided by its row of the route table: the
+ * shape of its errors and the header fields of every answer on its path (errors, 405, 429 and 500
+ * included, in both environments), as the OpenAPI document promises.
+ */
+import type { Environment } from './enums.ts';
+import { ENV_PREFIX } from './paths.ts';
+import type { Route } from './routes.ts';
+
 /** Contract part 7: the token endpoint's 400 and 401 bodies follow RFC 6749 §5.2; every other route's the API's. */
 export function errorStyleOf(route: Route): 'api' | 'oauth' {
   return route.auth === 'client' ? 'oauth' : 'api';
 }
 
-/**
- * The fields a route puts on every answer of its path, errors, 405, 429 and 500 included, in both
- * environments. The sidecar adds them to its answers, and the front to the answers it gives
- * itself on that path (a request its HTTP parser refused, a sidecar that failed), so that every
- * answer on the path has what the OpenAPI document promises, whoever decides it.
- */
-import type { Environment } from './enums.ts';
-import { ENV_PREFIX } from './paths.ts';
-import { routeById, type Route, type RouteId } from './routes.ts';
-
 /** When POST /api/waitlist was deprecated: 2026-01-01T00:00:00Z, in Unix seconds. */
 export const LEGACY_WAITLIST_DEPRECATED_AT = Date.UTC(2026, 0, 1) / 1000;
 
-/** Lower-case names, as the sidecar's Headers object and node:http both take them. */
-export function routeHeaders(which: RouteId | Route, env: Environment): Record<string, string> {
-  const route: Route = typeof which === 'string' ? routeById(which) : which;
+/** Lower-case names, as the sidecar's answers take them. */
+export function routeHeaders(route: Route, env: Environment): Record<string, string> {
   if (route.auth === 'client') {
     // RFC 6749 §5.1: answers carrying tokens must not be cached; the same for its errors (§5.2 example).
     return { 'cache-control': 'no-store', pragma: 'no-cache' };

@@ -19,14 +19,13 @@ import type { RateLimitPolicy } from './limits.ts';
 
 export type Method = 'GET' | 'HEAD' | 'POST';
 export type MediaType = 'application/json' | 'application/x-www-form-urlencoded';
-export type Auth = 'none' | 'client' | 'bearer';
 
 export interface Route {
   /** OpenAPI operationId. */
   id: string;
   path: string;
   methods: readonly Method[];
-  auth: Auth;
+  auth: 'none' | 'client' | 'bearer';
   tag: 'Status' | 'Waitlist' | 'OAuth' | 'Statistics' | 'Discovery' | 'MCP';
   summary: string;
   description: string;
@@ -158,9 +157,7 @@ export function requestSchema(route: Route, type: MediaType): z.ZodType {
 }
 
 export function routeById(id: RouteId): Route {
-  const route = [...ROUTES, MCP_ROUTE].find((r) => r.id === id);
-  if (!route) throw new Error(`unknown route ${id}`);
-  return route;
+  return [...ROUTES, MCP_ROUTE].find((r) => r.id === id)!;
 }
 
 /**

@@ -20,16 +20,12 @@ import { API_VERSION, EMAIL_MAX_LENGTH, SERVICE_NAME, TOKEN_TTL_SECONDS } from '
 const EMAIL_LOCAL_CHAR = "A-Za-z0-9_'+\\-\\u212A";
 const EMAIL_LOCAL = `(?:[${EMAIL_LOCAL_CHAR}]+\\.)*[${EMAIL_LOCAL_CHAR}]*[A-Za-z0-9_+\\-\\u212A]`;
 const EMAIL_DOMAIN = '(?:[\\p{L}0-9][\\p{L}\\p{M}0-9\\-]*\\.)+[A-Za-z]{2,}';
-export const EMAIL_INPUT_PATTERNS = {
-  /** The length rule, counted on the address without the white space around it. */
-  length: `^\\s*\\S{1,${EMAIL_MAX_LENGTH}}\\s*$`,
-  address: `^\\s*${EMAIL_LOCAL}@${EMAIL_DOMAIN}\\s*$`,
-} as const;
 
 export const EmailAddress = z
   .string()
-  .regex(new RegExp(EMAIL_INPUT_PATTERNS.length, 'u'))
-  .regex(new RegExp(EMAIL_INPUT_PATTERNS.address, 'u'))
+  // The length rule, counted on the address without the white space around it.
+  .regex(new RegExp(`^\\s*\\S{1,${EMAIL_MAX_LENGTH}}\\s*$`, 'u'))
+  .regex(new RegExp(`^\\s*${EMAIL_LOCAL}@${EMAIL_DOMAIN}\\s*$`, 'u'))
   .meta({
     id: 'EmailAddress',
     title: 'EmailAddress',
@@ -41,12 +37,6 @@ export const EmailAddress = z
       "letters, digits, `_`, `'`, `+`, `-` and dots between them. The last label of the domain is ASCII letters.",
   });
 
-const ANSWERS = {
-  role: z.enum(ROLES).optional().describe('What describes you best.'),
-  building: z.enum(BUILDING).optional().describe('What you are building.'),
-  source: z.enum(SOURCES).optional().describe('Which form on the site was used.'),
-  lang: z.enum(LANGS).optional().describe('Language of the later notification; default en.'),
-};
 const HONEYPOT = z
   .string()
   .optional()
@@ -60,22 +50,17 @@ export const WaitlistSignup = z
   .object({
     email: z.email().max(EMAIL_MAX_LENGTH).describe('E-mail address; stored lower-cased.'),
     consent: z.literal(true).describe('Explicit consent of the address owner; must be true.'),
-    ...ANSWERS,
+    role: z.enum(ROLES).optional().describe('What describes you best.'),
+    building: z.enum(BUILDING).optional().describe('What you are building.'),
+    source: z.enum(SOURCES).optional().describe('Which form on the site was used.'),
+    lang: z.enum(LANGS).optional().describe('Language of the later notification; default en.'),
     website: HONEYPOT,
   })
   .strict();
 export type WaitlistSignup = z.infer<typeof WaitlistSignup>;
 
 /** WaitlistSignup as a client sends it in JSON (the OpenAPI document's application/json body). */
-export const WaitlistSignupJson = z
-  .object({
-    email: EmailAddress,
-    consent: z.literal(true).describe('Explicit consent of the address owner; must be true.'),
-    ...ANSWERS,
-    website: HONEYPOT,
-  })
-  .strict()
-  .meta({ id: 'WaitlistSignup', title: 'WaitlistSignup' });
+export const WaitlistSignupJson = WaitlistSignup.extend({ email: EmailAddress }).meta({ id: 'WaitlistSignup', title: 'WaitlistSignup' });
 
 /** What a checked box sends: its default value `on` (HTML), or `true` from a script. */
 export const FORM_CONSENT_VALUES = ['on', 'true'] as const;
@@ -123,12 +108,9 @@ export const Status = z
 export type Status = z.infer<typeof Status>;
 
 const count = z.int().min(0);
-type CountKeys<T extends readonly string[], U extends boolean> = T[number] | (U extends true ? 'unanswered' : never);
-function countsOf<const T extends readonly string[], const U extends boolean>(values: T, unanswered: U) {
-  const shape: Record<string, typeof count> = {};
-  for (const value of values) shape[value] = count;
-  if (unanswered) shape.unanswered = count;
-  return z.object(shape as Record<CountKeys<T, U>, typeof count>).strict();
+/** A count for each of `keys`, and no other key. */
+function countsOf<const K extends string>(keys: readonly K[]) {
+  return z.object(Object.fromEntries(keys.map((key) => [key, count])) as Record<K, typeof count>).strict();
 }
 
 /** WaitlistStats: aggregate counts only, no personal data (field names are our design). */
@@ -137,10 +119,10 @@ export const WaitlistStats = z
     total: count.describe('All sign-ups.'),
     last7Days: count.describe('Sign-ups first made in the last 7 days.'),
     last30Days: count.describe('Sign-ups first made in the last 30 days.'),
-    byLang: countsOf(LANGS, false).describe('Sign-ups by notification language.'),
-    byRole: countsOf(ROLES, true).describe('Sign-ups by role; unanswered when not given.'),
-    byBuilding: countsOf(BUILDING, true).describe('Sign-ups by use case; unanswered when not given.'),
-    bySource: countsOf(SOURCES, true).describe('Sign-ups by form; unanswered for API sign-ups without source.'),
+    byLang: countsOf(LANGS).describe('Sign-ups by notification language.'),
+    byRole: countsOf([...ROLES, 'unanswered']).describe('Sign-ups by role; unanswered when not given.'),
+    byBuilding: countsOf([...BUILDING, 'unanswered']).describe('Sign-ups by use case; unanswered when not given.'),
+    bySource: countsOf([...SOURCES, 'unanswered']).describe('Sign-ups by form; unanswered for API sign-ups without source.'),
     computedAt: z.iso.datetime().describe('When these numbers were computed, ISO 8601 UTC.'),
   })
   .strict()
@@ -182,14 +164,12 @@ export const ErrorBody = z
   .object({ error: z.enum(ERROR_CODES), message: z.string() })
   .strict()
   .meta({ id: 'Error', title: 'Error' });
-export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** OAuthError: 400 and 401 of the token endpoint (RFC 6749 §5.2). */
 export const OAuthErrorBody = z
   .object({ error: z.enum(OAUTH_ERROR_CODES), error_description: z.string() })
   .strict()
   .meta({ id: 'OAuthError', title: 'OAuthError' });
-export type OAuthErrorBody = z.infer<typeof OAuthErrorBody>;
 
 /** ApiIndex: the zero-auth index of a base path (shape is our design). */
 export const ApiIndex = z

@@ -1,5 +1,6 @@
 /** The parts createApp is built from; main.ts wires the real ones, tests their own. */
 import type { Config } from '../config.ts';
+import type { Environment, EnvironmentUrls } from '../contract/index.ts';
 import type { ClientDirectory } from './domain/clients.ts';
 import type { Logger } from './http/log.ts';
 import type { RateLimitStore } from './http/rate-limit/index.ts';
@@ -23,4 +24,11 @@ export interface AppDeps {
   logger: Logger;
   /** Rate-limit windows (main.ts picks the engine); default: in this process, from config. */
   limiter?: RateLimitStore;
+}
+
+/** What an operation's handler gets besides the request: its environment, that environment's URLs, the app's parts. */
+export interface RouteContext {
+  env: Environment;
+  urls: EnvironmentUrls;
+  deps: AppDeps;
 }

@@ -7,15 +7,7 @@ import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { EngineState } from '../metrics/readiness.ts';
 import type { CommitInfo } from './store/waitlist-store.ts';
 
-export interface SidecarMetrics {
-  registry: Registry;
-  /** The store's commit hook (BackendOptions.onCommit): time, bytes written, records after it. */
-  onCommit(info: CommitInfo): void;
-  /** Where waitlist_engine_up reads the engines in use (set once they are open). */
-  watchEngines(read: () => EngineState[]): void;
-}
-
-export function createSidecarMetrics(): SidecarMetrics {
+export function createSidecarMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'sidecar_' });
   const commitTime = new Histogram({
@@ -38,10 +30,12 @@ export function createSidecarMetrics(): SidecarMetrics {
   });
   return {
     registry,
-    watchEngines(read) {
+    /** Where waitlist_engine_up reads the engines in use (set once they are open). */
+    watchEngines(read: () => EngineState[]) {
       engines = read;
     },
-    onCommit({ durationMs, bytes, records: count }) {
+    /** The store's commit hook (BackendOptions.onCommit): time, bytes written, records after it. */
+    onCommit({ durationMs, bytes, records: count }: CommitInfo) {
       commitTime.observe(durationMs / 1000);
       if (bytes !== undefined) commitSize.set(bytes);
       if (count !== undefined) records.set(count);

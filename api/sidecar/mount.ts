@@ -3,16 +3,17 @@
  * both environments, production under '' and the sandbox under '/sandbox' (ENV_PREFIX), each
  * joined with its handler.
  */
-import type { H3 } from 'h3';
-import { ENVIRONMENTS, ENV_PREFIX, MCP_ROUTE, ROUTES, apiIndexBody, statusBody, type Environment, type Route, type RouteId } from '../contract/index.ts';
+import type { H3Event } from 'h3';
+import { ENVIRONMENTS, ENV_PREFIX, MCP_ROUTE, ROUTES, apiIndexBody, statusBody, type RouteId } from '../contract/index.ts';
+import type { RouteContext } from './deps.ts';
 import { jsonResponse } from './http/respond.ts';
 import { mcp } from './routes/mcp.ts';
-import type { RouteHandler } from './routes/route-module.ts';
 import { getWaitlistStats } from './routes/stats.ts';
 import { createToken } from './routes/token.ts';
 import { joinWaitlist } from './routes/waitlist.ts';
 
-const HANDLERS: Record<RouteId, RouteHandler> = {
+/** One handler per operation of the contract; its headers and error style come from the route table. */
+const HANDLERS: Record<RouteId, (event: H3Event, ctx: RouteContext) => Promise<Response>> = {
   // Operation 1: the zero-auth status probe.
   getStatus: async (_event, { env, urls, deps }) => jsonResponse(200, statusBody(urls, env, deps.clock.now())),
   createToken,
@@ -25,27 +26,10 @@ const HANDLERS: Record<RouteId, RouteHandler> = {
   mcp,
 };
 
-export interface Mount {
-  env: Environment;
-  /** Full path, environment prefix included. */
-  path: string;
-  route: Route;
-  handler: RouteHandler;
-}
-
-export function mountTable(): Mount[] {
+/** Every operation in every environment, with its full path (environment prefix included). */
+export function mountTable() {
   return ENVIRONMENTS.flatMap((env) =>
     [...ROUTES, MCP_ROUTE].map((route) => ({ env, path: `${ENV_PREFIX[env]}${route.path}`, route, handler: HANDLERS[route.id] })),
   );
 }
-
-/**
- * The (method, path) pairs an app built by createApp really serves, read back from its router
- * (the catch-all entries that answer 405 are left out). The OpenAPI tests compare this list with
- * the published document, and the sidecar tests compare it with ROUTES.
- */
-export function servedRoutes(app: H3): { method: string; path: string }[] {
-  return app['~routes']
-    .filter((route) => route.method && route.route)
-    .map((route) => ({ method: route.method!, path: route.route! }));
-}
+export type Mount = ReturnType<typeof mountTable>[number];

@@ -8,25 +8,17 @@
 import { getRequestIP, type Middleware } from 'h3';
 import { FastResponse } from 'srvx';
 import { API_VERSION, errorStyleOf, rateLimitPolicy, routeHeaders, type RateLimitPolicy } from '../../contract/index.ts';
-import type { Config } from '../../config.ts';
-import type { Clock } from '../deps.ts';
+import type { AppDeps } from '../deps.ts';
 import type { Mount } from '../mount.ts';
 import { addressBucket, clientAddress, type Trusted } from '../../net/client-address.ts';
 import { ApiError, errorResponse } from './errors.ts';
-import { requestLogger, type Logger } from './log.ts';
+import { requestLogger } from './log.ts';
 import { reportFailure } from './failure.ts';
 import { addHeaders } from './respond.ts';
 import { rateLimitHeaders, type RateLimitStore } from './rate-limit/index.ts';
 
-export interface LayerDeps {
-  config: Config;
-  clock: Clock;
-  logger: Logger;
-  limiter: RateLimitStore;
-  trust: Trusted;
-  /** Mounted routes by full path. */
-  mounts: ReadonlyMap<string, Mount>;
-}
+/** The app's parts, its rate-limit engine, the trusted proxies and the mounted routes by full path. */
+type LayerDeps = AppDeps & { limiter: RateLimitStore; trust: Trusted; mounts: ReadonlyMap<string, Mount> };
 
 /** Distinct (peer, X-Forwarded-For) pairs whose bucket is remembered. */
 const BUCKET_CACHE_SIZE = 1024;

@@ -5,18 +5,15 @@
 import { STATS_SCOPE, type Environment } from '../../contract/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { verifyAccessToken, withinLifetime, type AccessTokenClaims, type Audience } from '../domain/tokens.ts';
-import { bearerCredentials } from './bearer.ts';
-import { bearerChallenge } from './challenge.ts';
+import { realmOf } from './challenge.ts';
 import { ApiError } from './errors.ts';
 
-export interface ProtectedResource {
-  env: Environment;
-  issuer: string;
-  /** The resource identifier, which is the tokens' audience. */
-  audience: string;
-  /** Its RFC 9728 metadata URL, named in every challenge. */
-  metadata: string;
-}
+/** The resource's identifier is its tokens' audience; `metadata` is its RFC 9728 URL, named in every challenge. */
+type ProtectedResource = Audience & { env: Environment; metadata: string };
+
+/** RFC 6750 §2.1: `Authorization: Bearer <b64token>`; the scheme name is case-insensitive (RFC 9110 §11.1). */
+const BEARER = /^bearer(?:[ \t]+(.*))?$/i;
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /**
  * Tokens verified with each key, by issuer, audience and token: a client polls with one token for
@@ -41,21 +38,31 @@ async function verifiedClaims(token: string, key: Uint8Array, target: Audience, 
   return claims;
 }
 
+/**
+ * RFC 6750 §3 + RFC 9728 §5.1: `error` only when a token was presented, `scope` with
+ * insufficient_scope, and always the pointer to the protected resource metadata.
+ */
+function challenge(resource: ProtectedResource, error?: 'invalid_token' | 'insufficient_scope'): Record<string, string> {
+  const params = [`realm="${realmOf(resource.env)}"`];
+  if (error) params.push(`error="${error}"`);
+  if (error === 'insufficient_scope') params.push(`scope="${STATS_SCOPE}"`);
+  params.push(`resource_metadata="${resource.metadata}"`);
+  return { 'www-authenticate': `Bearer ${params.join(', ')}` };
+}
+
 /** The claims of the request's token; undefined without one; 401 invalid_token for a bad one. */
 export async function bearerClaims(authorization: string | null, resource: ProtectedResource, deps: AppDeps): Promise<AccessTokenClaims | undefined> {
-  const credentials = bearerCredentials(authorization);
-  if (credentials.kind === 'missing') return undefined;
-  const target = { issuer: resource.issuer, audience: resource.audience };
-  const claims = credentials.kind === 'token' ? await verifiedClaims(credentials.token, deps.keys[resource.env], target, deps.clock.now()) : undefined;
-  if (!claims) throw new ApiError('invalid_token', { 'www-authenticate': bearerChallenge(resource.env, resource.metadata, { error: 'invalid_token' }) });
+  // RFC 6750 §3.1: another scheme (e.g. Basic) means no Bearer credentials at all.
+  const match = authorization === null ? null : BEARER.exec(authorization.trim());
+  if (!match) return undefined;
+  const token = (match[1] ?? '').trim();
+  const claims = B64TOKEN.test(token) ? await verifiedClaims(token, deps.keys[resource.env], resource, deps.clock.now()) : undefined;
+  if (!claims) throw new ApiError('invalid_token', challenge(resource, 'invalid_token'));
   return claims;
 }
 
 /** 401 without a token, 403 insufficient_scope without the statistics scope. */
 export function requireStatsScope(claims: AccessTokenClaims | undefined, resource: ProtectedResource): void {
-  if (!claims) throw new ApiError('unauthorized', { 'www-authenticate': bearerChallenge(resource.env, resource.metadata) });
-  if (!claims.scope.split(' ').includes(STATS_SCOPE)) {
-    const challenge = bearerChallenge(resource.env, resource.metadata, { error: 'insufficient_scope', scope: STATS_SCOPE });
-    throw new ApiError('insufficient_scope', { 'www-authenticate': challenge });
-  }
+  if (!claims) throw new ApiError('unauthorized', challenge(resource));
+  if (!claims.scope.split(' ').includes(STATS_SCOPE)) throw new ApiError('insufficient_scope', challenge(resource, 'insufficient_scope'));
 }

@@ -1,5 +1,5 @@
 /**
- * Reads a request body up to a byte limit, counting while reading (contract part 8: 64 KB).
+ * A request body: its media type, its bytes counted while read up to a limit (contract part 8: 64 KB), its text.
  * A declared Content-Length above the limit is refused before reading anything; a chunked body
  * is refused as soon as it passes the limit, so a 10 MB body is never buffered.
  *
@@ -62,4 +62,16 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** RFC 9110 §8.3.1: media type = type "/" subtype *( OWS ";" OWS parameter ), case-insensitive. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** The lower-cased `type/subtype` of a Content-Type value, parameters dropped; undefined if malformed. */
+export function mediaTypeOf(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const essence = header.split(';', 1)[0].trim().toLowerCase();
+  const [type, subtype, extra] = essence.split('/');
+  if (extra !== undefined || !type || !subtype || !TOKEN.test(type) || !TOKEN.test(subtype)) return undefined;
+  return essence;
 }

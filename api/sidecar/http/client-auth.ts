@@ -1,31 +1,20 @@
 /**
  * Client authentication at the token endpoint (RFC 6749 §2.3.1): HTTP Basic (client_secret_basic)
  * or client_id + client_secret in the body (client_secret_post), never both (§2.3: one method per
- * request). Parameters with an empty value count as absent (§3.2).
+ * request, else 400 invalid_request). Parameters with an empty value count as absent (§3.2).
  */
+import { ApiError } from './errors.ts';
 import { decodeComponent } from './form.ts';
-
-export type ClientAuthResult =
-  | { ok: true; credentials: { id: string; secret: string } }
-  | { ok: false; code: 'invalid_request' | 'invalid_client' };
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
-export function clientCredentials(
-  authorization: string | null,
-  params: ReadonlyMap<string, string>,
-): ClientAuthResult {
-  const bodyId = params.get('client_id');
-  const bodySecret = params.get('client_secret');
-  if (authorization !== null) {
-    if (bodyId !== undefined || bodySecret !== undefined) return { ok: false, code: 'invalid_request' };
-    const basic = parseBasic(authorization);
-    return basic ? { ok: true, credentials: basic } : { ok: false, code: 'invalid_client' };
-  }
-  if (bodyId !== undefined && bodySecret !== undefined) {
-    return { ok: true, credentials: { id: bodyId, secret: bodySecret } };
-  }
-  return { ok: false, code: 'invalid_client' };
+/** The credentials the client presented; undefined when they are missing or unreadable (invalid_client). */
+export function clientCredentials(authorization: string | null, params: ReadonlyMap<string, string>): { id: string; secret: string } | undefined {
+  const id = params.get('client_id');
+  const secret = params.get('client_secret');
+  if (authorization === null) return id !== undefined && secret !== undefined ? { id, secret } : undefined;
+  if (id !== undefined || secret !== undefined) throw new ApiError('invalid_request');
+  return parseBasic(authorization);
 }
 
 /**

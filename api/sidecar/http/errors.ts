@@ -20,14 +20,10 @@ export class ApiError extends Error {
   }
 }
 
-/** Which body shape an endpoint uses for its OAuth errors. */
-export type ErrorStyle = 'api' | 'oauth';
-
-export function errorResponse(error: ApiError, style: ErrorStyle): Response {
-  const oauth =
-    style === 'oauth' &&
-    (error.status === 400 || error.status === 401) &&
-    (OAUTH_ERROR_CODES as readonly string[]).includes(error.code);
+/** `style`: which body shape the endpoint uses for its OAuth errors (errorStyleOf). */
+export function errorResponse(error: ApiError, style: 'api' | 'oauth'): Response {
+  // The OAuth codes are exactly the token endpoint's 400 and 401 answers.
+  const oauth = style === 'oauth' && (OAUTH_ERROR_CODES as readonly string[]).includes(error.code);
   const body = oauth
     ? { error: error.code, error_description: ERROR_MESSAGES[error.code] }
     : { error: error.code, message: ERROR_MESSAGES[error.code] };

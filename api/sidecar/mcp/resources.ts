@@ -7,7 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { DISCOVERY_PATHS } from '../../contract/index.ts';
-import type { RouteContext } from '../routes/route-module.ts';
+import type { RouteContext } from '../deps.ts';
 
 const MIME_TYPES: Record<string, string> = { '.md': 'text/markdown', '.json': 'application/json', '.txt': 'text/plain' };
 const DOCUMENTS = [DISCOVERY_PATHS.openapi, DISCOVERY_PATHS.llms].map((file) => file.slice(1));

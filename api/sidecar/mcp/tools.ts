@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { BUILDING, EMAIL_MAX_LENGTH, LANGS, ROLES, SOURCES, statusBody, type Accepted } from '../../contract/index.ts';
 import { checkSignup } from '../domain/signup.ts';
 import { SANDBOX_STATS } from '../domain/stats.ts';
-import type { RouteContext } from '../routes/route-module.ts';
+import type { RouteContext } from '../deps.ts';
 
 export const STATS_TOOL = 'waitlist_stats';
 
@@ -67,8 +67,7 @@ export function registerTools(server: McpServer, { env, urls, deps }: RouteConte
       if (env === 'production' && check.outcome === 'valid') {
         await deps.store.upsert(check.signup, 'mcp', new Date(deps.clock.now()).toISOString());
       }
-      const accepted: Accepted = { accepted: true };
-      return json(accepted);
+      return json({ accepted: true } satisfies Accepted);
     },
   );
 

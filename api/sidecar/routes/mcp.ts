@@ -19,7 +19,7 @@ import { bearerClaims, requireStatsScope } from '../http/bearer-auth.ts';
 import { decodeUtf8, readLimitedBody } from '../http/body.ts';
 import { registerResources } from '../mcp/resources.ts';
 import { STATS_TOOL, registerTools } from '../mcp/tools.ts';
-import type { RouteContext } from './route-module.ts';
+import type { RouteContext } from '../deps.ts';
 
 async function buildServer(ctx: RouteContext): Promise<McpServer> {
   const name = ctx.env === 'sandbox' ? 'waitlist-sandbox' : 'waitlist';
@@ -40,11 +40,8 @@ function callsTool(bytes: Uint8Array, name: string): boolean {
   } catch {
     return false;
   }
-  const messages: unknown[] = Array.isArray(body) ? body : [body];
-  return messages.some((m) => {
-    const message = m as { method?: unknown; params?: { name?: unknown } } | null;
-    return message?.method === 'tools/call' && message.params?.name === name;
-  });
+  const messages = [body].flat() as ({ method?: unknown; params?: { name?: unknown } } | null)[];
+  return messages.some((message) => message?.method === 'tools/call' && message.params?.name === name);
 }
 
 export async function mcp(event: H3Event, ctx: RouteContext): Promise<Response> {

@@ -6,7 +6,7 @@ import type { H3Event } from 'h3';
 import { SANDBOX_STATS } from '../domain/stats.ts';
 import { bearerClaims, requireStatsScope } from '../http/bearer-auth.ts';
 import { jsonResponse } from '../http/respond.ts';
-import type { RouteContext } from './route-module.ts';
+import type { RouteContext } from '../deps.ts';
 
 export async function getWaitlistStats(event: H3Event, { env, urls, deps }: RouteContext): Promise<Response> {
   const resource = { env, issuer: urls.issuer, audience: urls.resource, metadata: urls.protectedResourceMetadata };

@@ -7,35 +7,30 @@ import type { H3Event } from 'h3';
 import { BODY_LIMIT_BYTES, SCOPES, TOKEN_TTL_SECONDS, type TokenResponse } from '../../contract/index.ts';
 import { sandboxClients } from '../domain/clients.ts';
 import { issueAccessToken } from '../domain/tokens.ts';
-import { decodeUtf8, readLimitedBody } from '../http/body.ts';
+import { mediaTypeOf, readLimitedBody } from '../http/body.ts';
 import { basicChallenge } from '../http/challenge.ts';
 import { clientCredentials } from '../http/client-auth.ts';
-import { mediaTypeOf } from '../http/content-type.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseForm } from '../http/form.ts';
 import { jsonResponse } from '../http/respond.ts';
-import type { RouteContext } from './route-module.ts';
+import type { RouteContext } from '../deps.ts';
 
 export async function createToken(event: H3Event, { env, urls, deps }: RouteContext): Promise<Response> {
   if (mediaTypeOf(event.req.headers.get('content-type')) !== 'application/x-www-form-urlencoded') {
     throw new ApiError('invalid_request');
   }
-  const text = decodeUtf8(await readLimitedBody(event.req, BODY_LIMIT_BYTES));
-  const form = text === undefined ? undefined : parseForm(text);
-  if (!form?.ok) throw new ApiError('invalid_request');
+  const form = parseForm(await readLimitedBody(event.req, BODY_LIMIT_BYTES));
   // RFC 6749 §3.2: a parameter sent without a value is treated as if it were omitted.
-  const params = new Map([...form.fields].filter(([, value]) => value !== ''));
+  const params = new Map([...form].filter(([, value]) => value !== ''));
 
   const grantType = params.get('grant_type');
   if (grantType === undefined) throw new ApiError('invalid_request');
   if (grantType !== 'client_credentials') throw new ApiError('unsupported_grant_type');
 
-  const challenge = { 'www-authenticate': basicChallenge(env) };
-  const auth = clientCredentials(event.req.headers.get('authorization'), params);
-  if (!auth.ok) throw new ApiError(auth.code, auth.code === 'invalid_client' ? challenge : {});
+  const credentials = clientCredentials(event.req.headers.get('authorization'), params);
   const directory = env === 'sandbox' ? sandboxClients : deps.clients;
-  const client = await directory.authenticate(auth.credentials.id, auth.credentials.secret);
-  if (!client) throw new ApiError('invalid_client', challenge);
+  const client = credentials && (await directory.authenticate(credentials.id, credentials.secret));
+  if (!client) throw new ApiError('invalid_client', { 'www-authenticate': basicChallenge(env) });
 
   const requested = params.get('scope');
   const granted = requested === undefined ? [...client.scopes] : [...new Set(requested.split(' ').filter(Boolean))];

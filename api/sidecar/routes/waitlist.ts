@@ -11,12 +11,11 @@
 import type { H3Event } from 'h3';
 import { BODY_LIMIT_BYTES, DEFAULT_LANG, THANKS_PATHS, routeById, type Accepted } from '../../contract/index.ts';
 import { checkSignup, type SignupInput } from '../domain/signup.ts';
-import { decodeUtf8, readLimitedBody } from '../http/body.ts';
-import { mediaTypeOf } from '../http/content-type.ts';
+import { decodeUtf8, mediaTypeOf, readLimitedBody } from '../http/body.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseForm } from '../http/form.ts';
 import { jsonResponse, seeOther } from '../http/respond.ts';
-import type { RouteContext } from './route-module.ts';
+import type { RouteContext } from '../deps.ts';
 
 const JSON_TYPE = 'application/json';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -30,7 +29,7 @@ export async function joinWaitlist(event: H3Event, { env, deps }: RouteContext):
     throw new ApiError('unsupported_media_type', { 'accept-post': ACCEPT_POST });
   }
   const bytes = await readLimitedBody(event.req, BODY_LIMIT_BYTES);
-  const check = checkSignup(type === JSON_TYPE ? parseJson(bytes) : parseFormBody(bytes));
+  const check = checkSignup(type === JSON_TYPE ? parseJson(bytes) : { channel: 'form', fields: parseForm(bytes) });
   if (check.outcome === 'invalid') throw new ApiError(check.code);
 
   // Contract part 1: the sandbox validates and answers like production, and stores nothing.
@@ -45,18 +44,10 @@ export async function joinWaitlist(event: H3Event, { env, deps }: RouteContext):
 }
 
 function parseJson(bytes: Uint8Array): SignupInput {
-  const text = decodeUtf8(bytes);
-  if (text === undefined) throw new ApiError('invalid_json');
   try {
-    return { channel: 'json', value: JSON.parse(text) };
+    // RFC 8259 §8.1: JSON text is UTF-8; other bytes are no JSON text either.
+    return { channel: 'json', value: JSON.parse(decodeUtf8(bytes) ?? '') };
   } catch {
     throw new ApiError('invalid_json');
   }
-}
-
-function parseFormBody(bytes: Uint8Array): SignupInput {
-  const text = decodeUtf8(bytes);
-  const form = text === undefined ? undefined : parseForm(text);
-  if (!form?.ok) throw new ApiError('invalid_request');
-  return { channel: 'form', fields: form.fields };
 }

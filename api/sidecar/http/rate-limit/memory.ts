@@ -11,7 +11,18 @@
  * under a flood of new clients.
  */
 import type { RateLimitPolicy } from '../../../contract/index.ts';
-import { decide, type RateLimitDecision, type RateLimitStore } from './decision.ts';
+import type { RateLimitDecision, RateLimitStore } from './index.ts';
+
+/** The decision for the `count`-th request of a window that ends at `resetAt` (ms); the Redis engine's too. */
+export function decide(count: number, resetAt: number, limit: number, now: number, windowMs: number): RateLimitDecision {
+  return {
+    allowed: count <= limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+    windowSeconds: windowMs / 1000,
+  };
+}
 
 interface Window {
   count: number;
@@ -19,7 +30,7 @@ interface Window {
 }
 
 /** One policy's windows, never more than `maxKeys` of them. */
-export class WindowTable {
+class WindowTable {
   readonly #windowMs: number;
   readonly #maxKeys: number;
   readonly #windows = new Map<string, Window>();
@@ -65,35 +76,27 @@ export class WindowTable {
 }
 
 export class MemoryRateLimitStore implements RateLimitStore {
-  readonly #windowMs: number;
-  readonly #maxKeys: number;
-  readonly #tables = new Map<RateLimitPolicy, WindowTable>();
+  readonly #tables: Record<RateLimitPolicy, WindowTable>;
 
   constructor(options: { windowSeconds: number; maxKeys: number }) {
-    this.#windowMs = options.windowSeconds * 1000;
-    this.#maxKeys = options.maxKeys;
+    const table = () => new WindowTable(options.windowSeconds * 1000, options.maxKeys);
+    this.#tables = { relaxed: table(), standard: table() };
   }
 
   /** Tracked clients of one policy (tests and the memory benchmark). */
   size(policy: RateLimitPolicy): number {
-    return this.#tables.get(policy)?.size ?? 0;
+    return this.#tables[policy].size;
   }
 
   /** The synchronous decision, for callers that must not wait (the Redis engine's fallback). */
   hitNow(policy: RateLimitPolicy, key: string, limit: number, now: number): RateLimitDecision {
-    let table = this.#tables.get(policy);
-    if (!table) {
-      table = new WindowTable(this.#windowMs, this.#maxKeys);
-      this.#tables.set(policy, table);
-    }
-    return table.hit(key, limit, now);
+    return this.#tables[policy].hit(key, limit, now);
   }
 
   hit(policy: RateLimitPolicy, key: string, limit: number, now: number): Promise<RateLimitDecision> {
     return Promise.resolve(this.hitNow(policy, key, limit, now));
   }
 
-  async close(): Promise<void> {
-    this.#tables.clear();
-  }
+  /** The windows go with this object: nothing to release. */
+  async close(): Promise<void> {}
 }

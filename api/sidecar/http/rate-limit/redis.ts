@@ -3,7 +3,7 @@
  * loaded only when RATE_LIMIT_STORE is set (it is the only importer of ioredis).
  *
  * One Lua script per request, at most three commands, atomic on the server: the window starts at
- * the key's first hit and the decision is the in-memory engine's arithmetic (decision.ts), so the
+ * the key's first hit and the decision is the in-memory engine's arithmetic (decide, memory.ts), so the
  * answers and RateLimit-* headers are exactly those of one process. The time is the instance's
  * clock, passed in: instances whose clocks differ by d shift a window's end by at most d. The key
  * expires shortly after its window (PEXPIRE), so Redis holds only live windows.
@@ -20,8 +20,8 @@ import { StartupError } from '../../store/errors.ts';
 import { urlWithoutPassword } from '../../../log/redact.ts';
 import { EngineHealth } from '../../health/engine-health.ts';
 import type { Logger } from '../log.ts';
-import { decide, type RateLimitDecision, type RateLimitStore } from './decision.ts';
-import { MemoryRateLimitStore } from './memory.ts';
+import type { RateLimitDecision, RateLimitStore } from './index.ts';
+import { MemoryRateLimitStore, decide } from './memory.ts';
 
 const HIT_SCRIPT = `
 local now = tonumber(ARGV[1])
@@ -46,7 +46,7 @@ const BACKOFF_MS = 1000;
 /** Reconnect attempts back off to at most this interval: readiness follows a returning engine within about a second. */
 const MAX_RECONNECT_DELAY_MS = 500;
 
-export interface RedisOptions {
+interface RedisOptions {
   url: string;
   windowSeconds: number;
   maxKeys: number;
