@@ -22,7 +22,7 @@ import { describeWithEngine } from '../support/engines/require.ts';
 import { freePort } from '../support/stack.ts';
 import { send } from '../support/request.ts';
 import { ROOT, runToEnd } from './support/process.ts';
-import { harness } from './support/harness.ts';
+import { CapturingLogger, harness } from './support/harness.ts';
 import { from } from './support/requests.ts';
 
 const LIMITS = { RATE_LIMIT_STANDARD: '3', RATE_LIMIT_RELAXED: '5' };
@@ -117,7 +117,8 @@ describeWithEngine('redis-server', REDIS_BINARY, 'rate limits shared in Redis', 
     const h = await harness(LIMITS);
     const keyPrefix = `outage${prefixes++}:`;
     const limiter = await open(h.logger, keyPrefix);
-    const other = await open(silentLogger, keyPrefix);
+    const otherLogger = new CapturingLogger();
+    const other = await open(otherLogger, keyPrefix);
     const app = createApp({ ...h, limiter });
     const hit = async (address: string) => {
       const res = await send(app, API_PATHS.status, { headers: from(address) });
@@ -137,7 +138,9 @@ describeWithEngine('redis-server', REDIS_BINARY, 'rate limits shared in Redis', 
       expect(storeLines()[0]).not.toMatch(/127\.0\.0\.1|:\d{4,5}\b/);
 
       await engine.restart();
+      // Each instance reconnects on its own schedule: both are back once both have said so.
       await vi.waitFor(() => expect(storeLines()).toHaveLength(2), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(() => expect(otherLogger.lines.filter((line) => line.startsWith('redis: available again'))).toHaveLength(1), { timeout: 10_000, interval: 50 });
       expect(storeLines()[1]).toMatch(/^redis: available again after [\d.]+ s; 6 requests counted in this process during the outage$/);
       // Counted in the engine again: another instance sees this instance's request.
       expect(await hit('192.0.2.8')).toBe('200 4');
