@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type net from 'node:net';
 import { addressBucket, type Trusted } from '../net/client-address.ts';
+import { closeGracefully } from '../net/close-gracefully.ts';
 import { REFUSED, REFUSED_BYTES, sendOwn } from './own-answers.ts';
 
 export interface ServerLimits {
@@ -117,15 +118,4 @@ function capConnections(server: http.Server, { max, trusted, ipv6PrefixBits }: N
       else open.delete(bucket);
     });
   });
-}
-
-async function closeGracefully(server: http.Server, graceMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  // Kept-alive connections with no request in flight go now; busy ones as soon as they fall idle.
-  server.closeIdleConnections();
-  const sweep = setInterval(() => server.closeIdleConnections(), 25);
-  const deadline = new Promise<'late'>((resolve) => setTimeout(resolve, graceMs, 'late').unref());
-  if ((await Promise.race([closed, deadline])) === 'late') server.closeAllConnections();
-  clearInterval(sweep);
-  await closed;
 }

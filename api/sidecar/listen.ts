@@ -1,5 +1,5 @@
 /**
- * Where the sidecar's servers listen and how they close. The API (api/net/sidecar-address.ts): by
+ * Where the sidecar's servers listen. The API (api/net/sidecar-address.ts): by
  * default a Unix domain socket DATA_DIR/sidecar.sock with mode 0600 and no TCP port, so only the
  * front (the same user) reaches it; TCP on SIDECAR_HOST:SIDECAR_PORT when SIDECAR_LISTEN=tcp. The
  * operator channel (operator/server.ts) listens on a private socket the same way.
@@ -56,20 +56,6 @@ export async function listenPrivateSocket(server: Server, socketPath: string, wh
     }
   }, why);
   await chmod(socketPath, 0o600);
-}
-
-/**
- * Stops taking connections and resolves once the requests in flight are answered. Keep-alive
- * connections that fall idle meanwhile are closed as they do; whatever is still open after
- * `graceMs` is cut.
- */
-export async function closeGracefully(server: Server, graceMs: number): Promise<void> {
-  const closed = new Promise<void>((done) => server.close(() => done()));
-  const idle = setInterval(() => server.closeIdleConnections(), 50);
-  const cut = setTimeout(() => server.closeAllConnections(), graceMs);
-  await closed;
-  clearInterval(idle);
-  clearTimeout(cut);
 }
 
 function answers(socketPath: string): Promise<boolean> {

@@ -7,7 +7,8 @@ import { LANGS } from '../../contract/index.ts';
 import { MAX_SOCKET_PATH_BYTES } from '../../net/sidecar-address.ts';
 import { isDayRange } from '../domain/day-series.ts';
 import { InviteClaimSchema, InviteFilterSchema } from '../domain/invitation.ts';
-import { closeGracefully, listenPrivateSocket } from '../listen.ts';
+import { closeGracefully } from '../../net/close-gracefully.ts';
+import { listenPrivateSocket } from '../listen.ts';
 import type { InvitationStore, OperatorStore } from '../store/waitlist-store.ts';
 import { operatorSocketPath } from './protocol.ts';
 
