@@ -4,6 +4,8 @@
  */
 import {
   BODY_LIMIT_BYTES,
+  ErrorBody,
+  OAuthErrorBody,
   RATE_LIMIT_POLICIES,
   RATE_LIMIT_WINDOW_SECONDS,
   STATS_SCOPE,
@@ -11,7 +13,7 @@ import {
   type Method,
   type Route,
 } from '../contract/index.ts';
-import { errorCodesFor, errorSchemaFor } from './error-codes.ts';
+import { errorCodesFor, usesOAuthError } from './error-codes.ts';
 import { errorExample, requestExample, successExample } from './examples.ts';
 import { responseHeaders } from './headers.ts';
 import { schemaId, schemaRef } from './json-schemas.ts';
@@ -101,7 +103,7 @@ function errorResponse(route: Route, status: number): ResponseObject {
   return {
     description: `${reasonPhrase(status)}. Error codes: ${codes.map((code) => `\`${code}\``).join(', ')}.`,
     headers: responseHeaders(route, status),
-    content: { [JSON_TYPE]: { schema: schemaRef(errorSchemaFor(route, status)), examples } },
+    content: { [JSON_TYPE]: { schema: schemaRef(usesOAuthError(route, status) ? OAuthErrorBody : ErrorBody), examples } },
   };
 }
 
