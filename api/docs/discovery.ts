@@ -64,7 +64,6 @@ export function authorizationServerMetadata(baseUrl: string, env: Environment) {
   return {
     issuer: urls.issuer,
     token_endpoint: urls.token,
-    // No authorization endpoint, so no response type: an empty list, not a made-up `code`.
     response_types_supported: [],
     grant_types_supported: [TokenRequest.shape.grant_type.value],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],

@@ -8,15 +8,8 @@ import { code, codeBlock, heading, link, list, paragraph, parseInline, parseMark
 import type { JsonSchema, OpenApiDocument, OperationObject, SecurityRequirement } from './openapi-types.ts';
 import { fieldRows, refName } from './schema-fields.ts';
 
-function fieldTable(doc: OpenApiDocument, schema: Record<string, unknown>) {
-  const rows = fieldRows(doc, schema).map((row) => [
-    [code(row.name)],
-    [row.type],
-    [row.required ? 'yes' : 'no'],
-    [row.rules.join('; ')],
-    parseInline(row.description ?? ''),
-  ]);
-  return table(['Field', 'Type', 'Required', 'Rules', 'Description'], rows);
+function fieldTable(doc: OpenApiDocument, schema: JsonSchema) {
+  return table(['Field', 'Type', 'Required', 'Rules', 'Description'], fieldRows(doc, schema));
 }
 
 function requirementText(doc: OpenApiDocument, requirement: SecurityRequirement): Inline[] {
