@@ -18,7 +18,13 @@ export const API_CATALOG_CONTENT_TYPE = 'application/linkset+json; profile="http
 export const OPENAPI_LINK_TYPE = 'application/json';
 
 type Links = { href: string; type: string; title: string }[];
-type LinkContext = { anchor: string; 'service-desc': Links; 'service-doc'?: Links; status?: Links; 'service-meta': Links };
+type LinkContext = {
+  anchor: string;
+  'service-desc': Links;
+  'service-doc'?: Links;
+  status?: Links;
+  'service-meta': Links;
+};
 
 const ENV_TITLE: Record<Environment, string> = { production: 'Production', sandbox: 'Sandbox' };
 
