@@ -26,8 +26,6 @@ export const SCHEME = {
   clientBasic: 'clientSecretBasic',
 } as const;
 
-const JSON_TYPE = 'application/json';
-
 /** RFC 9110 §15 reason phrases. */
 const REASON: Record<number, string> = {
   200: 'OK',
@@ -92,7 +90,7 @@ function successResponse(route: Route, status: 200 | 303, baseUrl: string): Resp
   return {
     description: `${reasonPhrase(status)}: ${schemaId(schema)}.`,
     headers,
-    content: { [JSON_TYPE]: { schema: schemaRef(schema), examples: { ok: successExample(schema, baseUrl) } } },
+    content: { 'application/json': { schema: schemaRef(schema), examples: { ok: successExample(schema, baseUrl) } } },
   };
 }
 
@@ -103,7 +101,7 @@ function errorResponse(route: Route, status: number): ResponseObject {
   return {
     description: `${reasonPhrase(status)}. Error codes: ${codes.map((code) => `\`${code}\``).join(', ')}.`,
     headers: responseHeaders(route, status),
-    content: { [JSON_TYPE]: { schema: schemaRef(usesOAuthError(route, status) ? OAuthErrorBody : ErrorBody), examples } },
+    content: { 'application/json': { schema: schemaRef(usesOAuthError(route, status) ? OAuthErrorBody : ErrorBody), examples } },
   };
 }
 
