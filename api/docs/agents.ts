@@ -6,15 +6,12 @@ import { createHash } from 'node:crypto';
 import { API_DESCRIPTION_VERSION, ENVIRONMENTS, MCP_PROTOCOL_VERSIONS, environmentUrls } from '../contract/index.ts';
 import { BRAND } from '../contract/brand.ts';
 
-export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
-export const AGENT_SKILLS_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
-
 export function mcpServerCard(baseUrl: string) {
   const production = environmentUrls(baseUrl, 'production');
   // The card's `name` is reverse-DNS of the site's host: waitlist.example.org -> org.example.waitlist.
   const reverseDns = new URL(baseUrl).hostname.split('.').reverse().join('.');
   return {
-    $schema: SERVER_CARD_SCHEMA,
+    $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
     name: `${reverseDns}/waitlist`,
     version: API_DESCRIPTION_VERSION,
     title: `${BRAND.product} waitlist`,
@@ -35,5 +32,8 @@ export function mcpServerCard(baseUrl: string) {
 export function agentSkillsIndex(baseUrl: string, skill: { name: string; description: string; bytes: Uint8Array }) {
   const digest = `sha256:${createHash('sha256').update(skill.bytes).digest('hex')}`;
   const url = environmentUrls(baseUrl, 'production').skill;
-  return { $schema: AGENT_SKILLS_SCHEMA, skills: [{ name: skill.name, type: 'skill-md', description: skill.description, url, digest }] };
+  return {
+    $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json',
+    skills: [{ name: skill.name, type: 'skill-md', description: skill.description, url, digest }],
+  };
 }

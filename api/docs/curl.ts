@@ -6,9 +6,6 @@ import { SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET } from '../contract/index.ts';
 import { SCHEME } from './operations.ts';
 import type { OperationObject } from './openapi-types.ts';
 
-const JSON_TYPE = 'application/json';
-const FORM_TYPE = 'application/x-www-form-urlencoded';
-
 /** POSIX shell single quoting. */
 export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
@@ -27,11 +24,11 @@ export function curlCommand(serverUrl: string, method: string, path: string, op:
   if (usesScheme(op, SCHEME.sandbox)) args.push(`-H "Authorization: Bearer $ACCESS_TOKEN"`);
   const content = op.requestBody?.content ?? {};
   // JSON when the operation takes it (the most common client), else the form.
-  const json = content[JSON_TYPE];
-  const form = content[FORM_TYPE];
+  const json = content['application/json'];
+  const form = content['application/x-www-form-urlencoded'];
   const example = Object.values((json ?? form)?.examples ?? {})[0]?.value;
   if (json && example !== undefined) {
-    args.push(`-H ${shellQuote(`Content-Type: ${JSON_TYPE}`)}`, `--data ${shellQuote(JSON.stringify(example))}`);
+    args.push(`-H ${shellQuote('Content-Type: application/json')}`, `--data ${shellQuote(JSON.stringify(example))}`);
   } else if (form && example && typeof example === 'object') {
     // curl sends --data-urlencode fields form-encoded, with Content-Type application/x-www-form-urlencoded.
     for (const [key, value] of Object.entries(example)) args.push(`--data-urlencode ${shellQuote(`${key}=${String(value)}`)}`);

@@ -17,28 +17,19 @@ export const API_CATALOG_CONTENT_TYPE = 'application/linkset+json; profile="http
  */
 export const OPENAPI_LINK_TYPE = 'application/json';
 
-export interface LinkTarget {
-  href: string;
-  type: string;
-  title?: string;
-}
-
-export interface LinkContext {
+type Links = { href: string; type: string; title: string }[];
+type LinkContext = {
   anchor: string;
-  'service-desc': LinkTarget[];
-  'service-doc'?: LinkTarget[];
-  status?: LinkTarget[];
-  'service-meta': LinkTarget[];
-}
-
-export interface Linkset {
-  linkset: LinkContext[];
-}
+  'service-desc': Links;
+  'service-doc'?: Links;
+  status?: Links;
+  'service-meta': Links;
+};
 
 const ENV_TITLE: Record<Environment, string> = { production: 'Production', sandbox: 'Sandbox' };
 
 /** RFC 9264 §4.2: the only top-level member is `linkset`; every relation's value is an array. */
-export function apiCatalog(baseUrl: string): Linkset {
+export function apiCatalog(baseUrl: string): { linkset: LinkContext[] } {
   return { linkset: [...ENVIRONMENTS.map((env) => apiContext(baseUrl, env)), ...ENVIRONMENTS.map((env) => mcpContext(baseUrl, env))] };
 }
 
@@ -79,7 +70,6 @@ export function authorizationServerMetadata(baseUrl: string, env: Environment) {
   return {
     issuer: urls.issuer,
     token_endpoint: urls.token,
-    // No authorization endpoint, so no response type: an empty list, not a made-up `code`.
     response_types_supported: [],
     grant_types_supported: [TokenRequest.shape.grant_type.value],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],

@@ -1,27 +1,13 @@
 /**
  * Part 7 as a lookup: which error codes, in which body schema, an operation answers with a status.
  */
-import type { z } from 'zod';
-import {
-  ERROR_CODES,
-  ERROR_STATUS,
-  ErrorBody,
-  OAUTH_ERROR_CODES,
-  OAuthErrorBody,
-  errorStyleOf,
-  type ErrorCode,
-  type Route,
-} from '../contract/index.ts';
+import { ERROR_CODES, ERROR_STATUS, OAUTH_ERROR_CODES, errorStyleOf, type ErrorCode, type Route } from '../contract/index.ts';
 
 const OAUTH: readonly ErrorCode[] = OAUTH_ERROR_CODES;
 
 /** Part 7: the token endpoint's 400 and 401 carry the RFC 6749 §5.2 body; every other error is the API's. */
 export function usesOAuthError(route: Route, status: number): boolean {
   return errorStyleOf(route) === 'oauth' && (status === 400 || status === 401);
-}
-
-export function errorSchemaFor(route: Route, status: number): z.ZodType {
-  return usesOAuthError(route, status) ? OAuthErrorBody : ErrorBody;
 }
 
 /**

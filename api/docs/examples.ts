@@ -93,14 +93,7 @@ export function successExample(schema: z.ZodType, baseUrl: string): Example {
 }
 
 /** The site's own form: consent is a checked box, and a choice not answered is sent empty. */
-export const EXAMPLE_SIGNUP_FORM: Record<string, string> = {
-  email: EXAMPLE_SIGNUP.email,
-  consent: 'on',
-  role: EXAMPLE_SIGNUP.role!,
-  building: '',
-  source: EXAMPLE_SIGNUP.source!,
-  lang: EXAMPLE_SIGNUP.lang!,
-};
+const EXAMPLE_SIGNUP_FORM = { ...EXAMPLE_SIGNUP, consent: 'on', building: '' };
 
 export function requestExample(route: Route, type: MediaType = 'application/json'): Example {
   if (route.auth === 'client') return { summary: 'client_secret_basic: credentials in the Authorization header', value: EXAMPLE_TOKEN_REQUEST };

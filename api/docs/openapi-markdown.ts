@@ -5,18 +5,11 @@
 import type { RootContent } from 'mdast';
 import { curlCommand } from './curl.ts';
 import { code, codeBlock, heading, link, list, paragraph, parseInline, parseMarkdown, strong, stringifyMarkdown, table, type Inline } from './markdown.ts';
-import type { HeaderObject, JsonSchema, OpenApiDocument, OperationObject, Ref, SecurityRequirement } from './openapi-types.ts';
+import type { JsonSchema, OpenApiDocument, OperationObject, SecurityRequirement } from './openapi-types.ts';
 import { fieldRows, refName } from './schema-fields.ts';
 
-function fieldTable(doc: OpenApiDocument, schema: Record<string, unknown>) {
-  const rows = fieldRows(doc, schema).map((row) => [
-    [code(row.name)],
-    [row.type],
-    [row.required ? 'yes' : 'no'],
-    [row.rules.join('; ')],
-    parseInline(row.description ?? ''),
-  ]);
-  return table(['Field', 'Type', 'Required', 'Rules', 'Description'], rows);
+function fieldTable(doc: OpenApiDocument, schema: JsonSchema) {
+  return table(['Field', 'Type', 'Required', 'Rules', 'Description'], fieldRows(doc, schema));
 }
 
 function requirementText(doc: OpenApiDocument, requirement: SecurityRequirement): Inline[] {
@@ -33,9 +26,9 @@ function requirementText(doc: OpenApiDocument, requirement: SecurityRequirement)
   });
 }
 
-function headerNames(headers: Record<string, HeaderObject | Ref> | undefined): Inline[] {
-  const names = Object.keys(headers ?? {});
-  return names.flatMap((name, i) => (i === 0 ? [code(name)] : [', ', code(name)]));
+/** Names as code spans between separators: `a`, `b`. */
+function codes(names: string[], separator: string): Inline[] {
+  return names.flatMap((name, i) => (i === 0 ? [code(name)] : [separator, code(name)]));
 }
 
 function operationSection(doc: OpenApiDocument, depth: number, method: string, path: string, op: OperationObject): RootContent[] {
@@ -58,8 +51,7 @@ function operationSection(doc: OpenApiDocument, depth: number, method: string, p
     }
     nodes.push(paragraph(...parseInline(body.description ?? '')));
     for (const { schema, types } of bySchema.values()) {
-      const typeParts = types.flatMap((type, i) => (i === 0 ? [code(type)] : [' or ', code(type)]));
-      nodes.push(paragraph('Body: ', ...typeParts, ', schema ', code(refName(schema) ?? 'inline'), '.'));
+      nodes.push(paragraph('Body: ', ...codes(types, ' or '), ', schema ', code(refName(schema) ?? 'inline'), '.'));
       nodes.push(fieldTable(doc, schema));
     }
   }
@@ -67,7 +59,7 @@ function operationSection(doc: OpenApiDocument, depth: number, method: string, p
   const rows = Object.entries(op.responses).map(([status, response]) => {
     const schema = Object.values(response.content ?? {})[0]?.schema;
     const name = refName(schema);
-    return [[code(status)], parseInline(response.description), name ? [code(name)] : ['none'], headerNames(response.headers)];
+    return [[code(status)], parseInline(response.description), name ? [code(name)] : ['none'], codes(Object.keys(response.headers ?? {}), ', ')];
   });
   nodes.push(table(['Status', 'Meaning', 'Body', 'Headers'], rows));
   // The example runs against the sandbox server: it needs no credentials of your own.

@@ -51,9 +51,8 @@ export interface OAuth2Scheme {
 }
 interface HttpScheme {
   type: 'http';
-  scheme: 'basic' | 'bearer';
+  scheme: 'basic';
   description: string;
-  bearerFormat?: string;
 }
 
 export interface OpenApiDocument {

@@ -4,6 +4,8 @@
  */
 import {
   BODY_LIMIT_BYTES,
+  ErrorBody,
+  OAuthErrorBody,
   RATE_LIMIT_POLICIES,
   RATE_LIMIT_WINDOW_SECONDS,
   STATS_SCOPE,
@@ -11,7 +13,7 @@ import {
   type Method,
   type Route,
 } from '../contract/index.ts';
-import { errorCodesFor, errorSchemaFor } from './error-codes.ts';
+import { errorCodesFor, usesOAuthError } from './error-codes.ts';
 import { errorExample, requestExample, successExample } from './examples.ts';
 import { responseHeaders } from './headers.ts';
 import { schemaId, schemaRef } from './json-schemas.ts';
@@ -23,8 +25,6 @@ export const SCHEME = {
   sandbox: 'oauth2Sandbox',
   clientBasic: 'clientSecretBasic',
 } as const;
-
-const JSON_TYPE = 'application/json';
 
 /** RFC 9110 §15 reason phrases. */
 const REASON: Record<number, string> = {
@@ -90,7 +90,7 @@ function successResponse(route: Route, status: 200 | 303, baseUrl: string): Resp
   return {
     description: `${reasonPhrase(status)}: ${schemaId(schema)}.`,
     headers,
-    content: { [JSON_TYPE]: { schema: schemaRef(schema), examples: { ok: successExample(schema, baseUrl) } } },
+    content: { 'application/json': { schema: schemaRef(schema), examples: { ok: successExample(schema, baseUrl) } } },
   };
 }
 
@@ -101,7 +101,7 @@ function errorResponse(route: Route, status: number): ResponseObject {
   return {
     description: `${reasonPhrase(status)}. Error codes: ${codes.map((code) => `\`${code}\``).join(', ')}.`,
     headers: responseHeaders(route, status),
-    content: { [JSON_TYPE]: { schema: schemaRef(errorSchemaFor(route, status)), examples } },
+    content: { 'application/json': { schema: schemaRef(usesOAuthError(route, status) ? OAuthErrorBody : ErrorBody), examples } },
   };
 }
 

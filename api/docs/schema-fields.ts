@@ -1,16 +1,10 @@
 /**
  * Reads a JSON Schema object of the document as rows of a field table: name (dotted for nested
- * objects), type, required, and the rules a reader needs (enum, const, length, range, format).
+ * objects), type, required, the rules a reader needs (enum, const, length, range, format) and the
+ * description.
  */
+import { code, parseInline, type Inline } from './markdown.ts';
 import type { JsonSchema, OpenApiDocument } from './openapi-types.ts';
-
-export interface FieldRow {
-  name: string;
-  type: string;
-  required: boolean;
-  rules: string[];
-  description?: string;
-}
 
 /** Follows a local `#/components/schemas/...` reference. */
 export function resolveSchema(doc: OpenApiDocument, schema: JsonSchema): JsonSchema {
@@ -44,18 +38,19 @@ function rulesOf(schema: JsonSchema): string[] {
   return rules;
 }
 
-export function fieldRows(doc: OpenApiDocument, schema: JsonSchema, prefix = ''): FieldRow[] {
+export function fieldRows(doc: OpenApiDocument, schema: JsonSchema, prefix = ''): Inline[][][] {
   const resolved = resolveSchema(doc, schema);
-  const properties = (resolved.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((resolved.required ?? []) as string[]);
-  const rows: FieldRow[] = [];
-  for (const [key, raw] of Object.entries(properties)) {
+  return Object.entries((resolved.properties ?? {}) as Record<string, JsonSchema>).flatMap(([key, raw]) => {
     const property = resolveSchema(doc, raw);
     const name = `${prefix}${key}`;
-    const row: FieldRow = { name, type: typeOf(property), required: required.has(key), rules: rulesOf(property) };
-    if (typeof property.description === 'string') row.description = property.description;
-    rows.push(row);
-    if (property.type === 'object' && property.properties) rows.push(...fieldRows(doc, property, `${name}.`));
-  }
-  return rows;
+    const row = [
+      [code(name)],
+      [typeOf(property)],
+      [required.has(key) ? 'yes' : 'no'],
+      [rulesOf(property).join('; ')],
+      parseInline(typeof property.description === 'string' ? property.description : ''),
+    ];
+    return [row, ...(property.type === 'object' && property.properties ? fieldRows(doc, property, `${name}.`) : [])];
+  });
 }

@@ -1,19 +1,33 @@
 /**
  * The report as one self-contained HTML page: inline style, charts as inline SVG drawn now
- * (svg.ts), no script, font or image from anywhere; a Content-Security-Policy that forbids every
+ * (renderSvg), no script, font or image from anywhere; a Content-Security-Policy that forbids every
  * fetch makes that hold even if a later change forgot it. Each chart has its title, a text
  * alternative and its numbers in a table below it.
  */
+import { parse, View } from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
 import { reportCharts } from './charts.ts';
 import { change, count, moment, percent, span } from './format.ts';
 import { REPORT_CSS } from './html-style.ts';
 import { escapeHtml } from '../docs/escape-html.ts';
 import { reportTables } from './html-tables.ts';
 import type { Comparison, Report } from './series.ts';
-import { renderSvg } from './svg.ts';
 
 /** Nothing may be loaded: styles are inline, images are inline SVG. */
 const CSP = "default-src 'none'; style-src 'unsafe-inline'";
+
+/**
+ * A Vega-Lite spec drawn as SVG text in Node: compiled to Vega, run headless (renderer 'none': no
+ * canvas, no DOM, no native module) and serialised. Text widths are estimated, not measured.
+ */
+async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const view = new View(parse(compile(spec).spec), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
 
 function figure(label: string, value: string, detail: string): string {
   return `<div><dt>${escapeHtml(label)}</dt><dd>${value}<small>${escapeHtml(detail)}</small></dd></div>`;

@@ -11,21 +11,21 @@ import { LLMS_FULL_MAX_BYTES, llmsFullPath } from './llms-full-path.ts';
 import type { Page } from './pages.ts';
 import { twinTree } from './twin.ts';
 
-const HEADING: Record<Lang, (product: string) => { title: string; summary: string; source: string }> = {
-  en: (product) => ({
-    title: `${product}: the whole site in one file`,
-    summary: `Every English page of the ${product} waitlist site and the API reference, as Markdown. Each section is one page; its URL is under its title.`,
+const HEADING: Record<Lang, { title: string; summary: string; source: string }> = {
+  en: {
+    title: `${BRAND.product}: the whole site in one file`,
+    summary: `Every English page of the ${BRAND.product} waitlist site and the API reference, as Markdown. Each section is one page; its URL is under its title.`,
     source: 'Page:',
-  }),
-  de: (product) => ({
-    title: `${product}: die ganze Website in einer Datei`,
-    summary: `Alle deutschen Seiten der ${product}-Warteliste und die API-Referenz als Markdown. Jeder Abschnitt ist eine Seite; ihre URL steht unter dem Titel.`,
+  },
+  de: {
+    title: `${BRAND.product}: die ganze Website in einer Datei`,
+    summary: `Alle deutschen Seiten der ${BRAND.product}-Warteliste und die API-Referenz als Markdown. Jeder Abschnitt ist eine Seite; ihre URL steht unter dem Titel.`,
     source: 'Seite:',
-  }),
+  },
 };
 
 export function buildLlmsFull(pages: readonly Page[], lang: Lang, baseUrl: string): string {
-  const text = HEADING[lang](BRAND.product);
+  const text = HEADING[lang];
   const children: RootContent[] = [heading(1, text.title), { type: 'blockquote', children: [paragraph(text.summary)] }];
   for (const page of pages.filter((p) => p.lang === lang && p.kind === 'page')) {
     const twin = twinTree(page);

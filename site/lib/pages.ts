@@ -51,17 +51,13 @@ function toPage(entry: Entry) {
   // A file named 404.md is served for unknown paths, never listed.
   const kind = rest.at(-1) === '404' ? 'notFound' : 'page';
   const route = `${lang === DEFAULT_LANG ? '' : `/${lang}`}/${rest.map((s) => `${s}/`).join('')}`;
-  const { data } = entry;
   return {
+    ...entry.data,
     source,
     lang,
-    key: data.key,
     kind,
-    title: fillText(data.title, lang, source),
-    description: fillText(data.description, lang, source),
-    signup: data.signup,
-    order: data.order,
-    updated: data.updated,
+    title: fillText(entry.data.title, lang, source),
+    description: fillText(entry.data.description, lang, source),
     /** URL path of the HTML page: `/`, `/de/danke/`; `/404.html` for a notFound page. */
     path: kind === 'notFound' ? route.replace(/\/$/, '.html') : route,
     /** Route parameter of site/pages/[...slug].astro (undefined for `/`). */

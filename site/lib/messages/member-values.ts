@@ -13,13 +13,8 @@ const DATE_FORMATS: Record<Lang, Intl.DateTimeFormat> = {
   de: new Intl.DateTimeFormat('de-DE', { dateStyle: 'long', timeZone: 'UTC' }),
 };
 
-export interface SharedValues {
-  baseUrl: string;
-  /** INVITE_URL; undefined when unset (then {access_url} refuses). */
-  accessUrl: string | undefined;
-}
-
-export function memberValues(shared: SharedValues, lang: Lang, createdAt: string): MessageValues {
+/** `accessUrl`: INVITE_URL; undefined when unset (then {access_url} refuses). */
+export function memberValues(shared: { baseUrl: string; accessUrl: string | undefined }, lang: Lang, createdAt: string): MessageValues {
   return {
     product: BRAND.product,
     operator_name: BRAND.operator.name,

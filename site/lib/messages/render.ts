@@ -109,7 +109,6 @@ function toText(node: Nodes, indent: string): string {
   const inner = () => ('children' in node ? (node.children as Nodes[]).map((child) => toText(child, indent)).join('') : '');
   switch (node.type) {
     case 'text':
-      return node.value;
     case 'inlineCode':
       return node.value;
     case 'break':
