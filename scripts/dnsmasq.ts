@@ -22,7 +22,6 @@ export const DNSMASQ_BINARY = [...(process.env.PATH ?? '').split(delimiter), '/u
 export interface DnsServer {
   /** `127.0.0.1:port`, as DNS_SERVERS takes it. */
   address: string;
-  pid: number;
   /** What the server logged so far (with `log-queries` among the records: every query it was asked). */
   log(): string;
   stop(): Promise<void>;
@@ -52,7 +51,6 @@ export async function startDnsmasq(records: readonly string[]): Promise<DnsServe
   });
   return {
     address: `127.0.0.1:${port}`,
-    pid: child.pid!,
     log: () => log,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGTERM');

@@ -8,7 +8,7 @@ import { Resolver } from 'node:dns/promises';
 import { DISPOSABLE_DOMAINS } from './throwaway-domains.ts';
 import { domainOf, isDisposable, mailVerdict, type Answer, type Verdict } from './verdict.ts';
 
-export interface DomainCheckOptions {
+interface DomainCheckOptions {
   /** Resolvers as `ip`, `ip:port` or `[ipv6]:port` (config DNS_SERVERS); empty or unset: the system's. */
   servers?: readonly string[];
   /** How long one query waits for its answer before its one retry. */

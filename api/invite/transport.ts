@@ -42,12 +42,10 @@ async function readKey(file: string): Promise<string> {
   return key;
 }
 
-/** What a failed send means for the message: run.ts says what each is and what it does. */
-export type SendFailure = 'deferred' | 'refused' | 'blocked' | 'unreachable' | 'unknown';
-
 const PER_MESSAGE = new Set(['RCPT TO', 'DATA']);
 
-export function classifyFailure(error: unknown): SendFailure {
+/** What a failed send means for the message: run.ts says what each is and what it does. */
+export function classifyFailure(error: unknown): 'deferred' | 'refused' | 'blocked' | 'unreachable' | 'unknown' {
   const e = error as { responseCode?: number; command?: string; code?: string; message?: string };
   if (typeof e.responseCode === 'number') {
     if (e.responseCode >= 400 && e.responseCode < 500) return 'deferred';

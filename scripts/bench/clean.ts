@@ -15,7 +15,7 @@ import { startDnsmasq } from '../dnsmasq.ts';
 import { checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
 import { startPostgres, type Postgres } from './postgres.ts';
 import { command, productEnv, startProduct, type CommandRun } from './processes.ts';
-import { fillPostgres, seedDomain, writeJsonStore } from './seed.ts';
+import { seedDomain, seedStore } from './seed.ts';
 import { count, table } from './table.ts';
 
 const RECORDS = numberOption('records', 100_000);
@@ -47,13 +47,7 @@ try {
 
 /** The row of one store and checkout: count, check and erase, each its wall time and peak memory. */
 async function measure(store: 'json' | 'postgres', checkout: Checkout): Promise<string[]> {
-  const name = `${store}_${checkout.label}`;
-  const settings: Record<string, string> = { DATA_DIR: path.join(tmp, name) };
-  if (store === 'json') await during(`${checkout.label}: the JSON store at ${count(RECORDS)} records`, writeJsonStore(settings.DATA_DIR, RECORDS, 0, RECORDS, DOMAINS));
-  else {
-    settings.DATABASE_URL = await postgres!.database(name);
-    await fillPostgres(checkout, settings.DATABASE_URL, RECORDS, DOMAINS);
-  }
+  const settings = await seedStore(store, checkout, postgres, path.join(tmp, `${store}_${checkout.label}`), RECORDS, DOMAINS);
   const product = await during(`${checkout.label}: starting the product on ${store}`, startProduct(checkout, settings.DATA_DIR, settings));
   const env = productEnv({ ...settings, DNS_SERVERS: dns.address });
   const run = (args: string[]) => during(`${checkout.label}: waitlist ${args.join(' ')} on ${store}`, command(checkout, 'scripts/waitlist.ts', args, env));

@@ -15,7 +15,7 @@ import { measure, signUps, type Measured } from './load.ts';
 import { checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
 import { startPostgres, type Postgres } from './postgres.ts';
 import { command, productEnv, startProduct } from './processes.ts';
-import { fillPostgres, writeJsonStore } from './seed.ts';
+import { seedStore } from './seed.ts';
 import { count, ms, ratio, table } from './table.ts';
 
 const RECORDS = numberOption('records', 100_000);
@@ -66,12 +66,7 @@ try {
 /** The sign-ups' three windows, and how many messages the run sent. */
 async function windows(store: 'json' | 'postgres', checkout: Checkout): Promise<[Measured, Measured, Measured, number]> {
   const name = `${store}_${checkout.label}`;
-  const settings: Record<string, string> = { DATA_DIR: path.join(tmp, name) };
-  if (store === 'json') await during(`${checkout.label}: the JSON store at ${count(RECORDS)} records`, writeJsonStore(settings.DATA_DIR, RECORDS));
-  else {
-    settings.DATABASE_URL = await postgres!.database(name);
-    await fillPostgres(checkout, settings.DATABASE_URL, RECORDS);
-  }
+  const settings = await seedStore(store, checkout, postgres, path.join(tmp, name), RECORDS);
   const product = await during(`${checkout.label}: starting the product on ${store}`, startProduct(checkout, settings.DATA_DIR, settings));
   try {
     let window = 0;

@@ -63,8 +63,20 @@ export async function measure(target: Target, request: Request, connections: num
   };
 }
 
+/**
+ * `rounds` runs of each of `loads` loads, the order alternating so that no load always runs right
+ * after the same neighbour; the median of each.
+ */
+export async function interleaved(loads: number, rounds: number, run: (i: number, round: number) => Promise<Measured>): Promise<Measured[]> {
+  const runs = Array.from({ length: loads }, (): Measured[] => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const i of round % 2 ? [...runs.keys()].reverse() : runs.keys()) runs[i].push(await run(i, round));
+  }
+  return runs.map(median);
+}
+
 /** The per-metric median of several runs of one load: one busy moment of the machine does not decide a row. */
-export function median(runs: Measured[]): Measured {
+function median(runs: Measured[]): Measured {
   const mid = (key: (m: Measured) => number) => runs.map(key).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
   return {
     requestsPerSecond: mid((m) => m.requestsPerSecond),

@@ -15,7 +15,6 @@ import { freePort } from '../ports.ts';
 export interface Postgres {
   /** A new empty database on the server; its URL. */
   database(name: string): Promise<string>;
-  pid: number;
   stop(): Promise<void>;
 }
 
@@ -46,7 +45,6 @@ export async function startPostgres(): Promise<Postgres> {
   });
   const admin = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
-    pid: child.pid!,
     async database(name) {
       const client = new pg.Client({ connectionString: admin });
       await client.connect();

@@ -56,18 +56,12 @@ export async function startProduct(checkout: Checkout, dataDir: string, settings
   const env = productEnv({ HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, ...settings });
   const child = spawn(process.execPath, ['scripts/start.ts'], { cwd: checkout.root, env, stdio: ['ignore', log, log] });
   const url = `http://127.0.0.1:${port}`;
-  await untilStatus(url, child, `${dataDir}.log`);
-  return { name: `front (${checkout.label})`, url, pid: child.pid!, socketPath: path.join(dataDir, 'sidecar.sock'), stop: () => stop(child) };
-}
-
-/** Polls the API status until it answers 200 (the site build may come first: minutes, not seconds). */
-async function untilStatus(url: string, child: ChildProcess, logFile: string): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${(await readFile(logFile, 'utf8')).slice(-2000)}`);
-    const status = await fetch(url + API_PATHS.status).then((res) => res.status, () => 0);
-    if (status === 200) return;
+  // The site build may come first: minutes, not seconds.
+  while ((await fetch(url + API_PATHS.status).then((res) => res.status, () => 0)) !== 200) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${(await readFile(`${dataDir}.log`, 'utf8')).slice(-2000)}`);
     await new Promise((done) => setTimeout(done, 200));
   }
+  return { name: `front (${checkout.label})`, url, pid: child.pid!, socketPath: path.join(dataDir, 'sidecar.sock'), stop: () => stop(child) };
 }
 
 export function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { API_PATHS } from '../../api/contract/index.ts';
-import { measure, median, signUps, type Measured, type Request, type Target } from './load.ts';
+import { interleaved, measure, signUps, type Request, type Target } from './load.ts';
 import { checkouts, during, numberOption } from './options.ts';
 import { startProduct, type Product } from './processes.ts';
 import { count, ms, ratio, table } from './table.ts';
@@ -35,15 +35,11 @@ try {
       [`front (${checkouts()[k].label})`, { url: product.url }, product.pid],
       [`sidecar (${checkouts()[k].label})`, { url: 'http://localhost', socketPath: product.socketPath }, product.pid],
     ]);
-    const runs = routes.map((): Measured[] => []);
     let run = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const i of round % 2 ? [...routes.keys()].reverse() : routes.keys()) {
-        const label = `${name}, round ${round + 1}/${ROUNDS}: ${routes[i][0]}, ${DURATION} s`;
-        runs[i].push(await during(label, measure(routes[i][1], request(run++), CONNECTIONS, DURATION, routes[i][2])));
-      }
-    }
-    const results = runs.map(median);
+    const results = await interleaved(routes.length, ROUNDS, (i, round) => {
+      const label = `${name}, round ${round + 1}/${ROUNDS}: ${routes[i][0]}, ${DURATION} s`;
+      return during(label, measure(routes[i][1], request(run++), CONNECTIONS, DURATION, routes[i][2]));
+    });
     routes.forEach(([route], i) => {
       const m = results[i];
       // Rows come in pairs, the front's then its sidecar's.

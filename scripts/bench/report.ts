@@ -12,7 +12,7 @@ import path from 'node:path';
 import { checkouts, during, numberOption, stores } from './options.ts';
 import { startPostgres, type Postgres } from './postgres.ts';
 import { command, productEnv, type CommandRun } from './processes.ts';
-import { fillPostgres, writeJsonStore } from './seed.ts';
+import { seedStore } from './seed.ts';
 import { count, ratio, table } from './table.ts';
 
 const ROUNDS = numberOption('rounds', 3);
@@ -26,13 +26,7 @@ try {
     const reports: CommandRun[] = [];
     for (const checkout of checkouts()) {
       const name = `${store}_${checkout.label}`;
-      const settings: Record<string, string> = { DATA_DIR: path.join(tmp, name) };
-      if (store === 'json') await during(`${checkout.label}: the JSON store at ${count(RECORDS.json)} records`, writeJsonStore(settings.DATA_DIR, RECORDS.json));
-      else {
-        settings.DATABASE_URL = await postgres!.database(name);
-        await fillPostgres(checkout, settings.DATABASE_URL, RECORDS.postgres);
-      }
-      const env = productEnv(settings);
+      const env = productEnv(await seedStore(store, checkout, postgres, path.join(tmp, name), RECORDS[store]));
       const runs = { report: [] as CommandRun[], count: [] as CommandRun[] };
       for (let round = 0; round < ROUNDS; round++) {
         for (const kind of ['report', 'count'] as const) {

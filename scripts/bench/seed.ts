@@ -14,9 +14,10 @@ import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import pg from 'pg';
 import { BUILDING, CONSENT_TEXT_VERSION, LANGS, ROLES, SOURCES } from '../../api/contract/index.ts';
-import type { Checkout } from './options.ts';
-import { during } from './options.ts';
+import { during, type Checkout } from './options.ts';
+import type { Postgres } from './postgres.ts';
 import { mustRun, productEnv } from './processes.ts';
+import { count } from './table.ts';
 
 const SPREAD_MS = 60 * 24 * 3600 * 1000;
 
@@ -56,6 +57,20 @@ export async function writeJsonStore(dataDir: string, size: number, from = 0, to
   }
   file.end(']}\n');
   await finished(file);
+}
+
+/**
+ * A bench's data for one store and checkout: the JSON store in `dataDir`, or a new database named
+ * after `dataDir` on `postgres`. Resolves with the product's settings for it.
+ */
+export async function seedStore(store: 'json' | 'postgres', checkout: Checkout, postgres: Postgres | undefined, dataDir: string, size: number, domains = 0) {
+  const settings: Record<string, string> = { DATA_DIR: dataDir };
+  if (store === 'json') await during(`${checkout.label}: the JSON store at ${count(size)} records`, writeJsonStore(dataDir, size, 0, size, domains));
+  else {
+    settings.DATABASE_URL = await postgres!.database(path.basename(dataDir).replaceAll('-', '_'));
+    await fillPostgres(checkout, settings.DATABASE_URL, size, domains);
+  }
+  return settings;
 }
 
 /**

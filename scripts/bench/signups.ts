@@ -14,7 +14,7 @@ import { measure, signUps, type Measured } from './load.ts';
 import { checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
 import { startPostgres, type Postgres } from './postgres.ts';
 import { startProduct } from './processes.ts';
-import { fillPostgres, writeJsonStore } from './seed.ts';
+import { seedStore } from './seed.ts';
 import { count, ms, ratio, table } from './table.ts';
 
 const DURATION = numberOption('duration', 10);
@@ -52,12 +52,7 @@ try {
 async function signUpsAt(store: 'json' | 'postgres', checkout: Checkout, records: number) {
   const name = `${store}-${records}-${checkout.label}`;
   const dataDir = path.join(tmp, name);
-  const settings: Record<string, string> = {};
-  if (store === 'json') await during(`${checkout.label}: the JSON store at ${count(records)} records`, writeJsonStore(dataDir, records));
-  else {
-    settings.DATABASE_URL = await postgres!.database(name.replaceAll('-', '_'));
-    await fillPostgres(checkout, settings.DATABASE_URL, records);
-  }
+  const settings = await seedStore(store, checkout, postgres, dataDir, records);
   const product = await during(`${checkout.label}: starting the product on ${store}`, startProduct(checkout, dataDir, settings));
   try {
     const m = await during(`${checkout.label}: sign-ups on ${store} at ${count(records)} records, ${DURATION} s`, measure({ url: product.url }, signUps(name), CONNECTIONS, DURATION, product.pid));

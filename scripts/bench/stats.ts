@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { API_PATHS } from '../../api/contract/index.ts';
 import { freePort, waitForPort } from '../ports.ts';
-import { measure, median, signUps, type Measured, type Request, type Target } from './load.ts';
+import { interleaved, measure, signUps, type Request, type Target } from './load.ts';
 import { checkouts, during, numberOption, type Checkout } from './options.ts';
 import { startPostgres } from './postgres.ts';
 import { command, mustRun, productEnv, startProduct, stop, type Product } from './processes.ts';
@@ -53,14 +53,10 @@ try {
   try {
     await waitForPort(floorPort, floor);
     routes.push(['h3 floor', { url: `http://127.0.0.1:${floorPort}` }, { path: API_PATHS.stats }]);
-    const runs = routes.map((): Measured[] => []);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const i of round % 2 ? [...routes.keys()].reverse() : routes.keys()) {
-        const [name, target, request] = routes[i];
-        runs[i].push(await during(`statistics, round ${round + 1}/${ROUNDS}: ${name}, ${DURATION} s`, measure(target, request, CONNECTIONS, DURATION)));
-      }
-    }
-    const results = runs.map(median);
+    const results = await interleaved(routes.length, ROUNDS, (i, round) => {
+      const [name, target, request] = routes[i];
+      return during(`statistics, round ${round + 1}/${ROUNDS}: ${name}, ${DURATION} s`, measure(target, request, CONNECTIONS, DURATION));
+    });
     const floorResult = results.at(-1)!;
     const rows = routes.map(([name], i) => {
       const m = results[i];

@@ -46,9 +46,9 @@ export const check: Subcommand = {
     const byLang = Object.fromEntries(LANGS.map((lang) => [lang, zero()])) as Record<Lang, Counts>;
     const access = await openForOperator(config, 'read');
     try {
-      const bar = progressBar(await access.store.count(), 'checked');
+      const bar = progressBar(await access.store.count(), ' checked {bar} {value}/{total} | {eta_formatted} left');
       for await (const [record, verdict] of inOrder(access.store.export({ lang: values.lang as Lang | undefined }), CHECKS_AHEAD, async (record) => {
-        bar.tick();
+        bar?.increment();
         return record.invitation ? undefined : verdictOf(record.email);
       })) {
         if (verdict === undefined) continue;
@@ -56,7 +56,7 @@ export const check: Subcommand = {
         byLang[record.lang][verdict] += 1;
         if (verdict === values.list) process.stdout.write(`${record.email}\n`);
       }
-      bar.stop();
+      bar?.stop();
     } finally {
       await access.close();
     }

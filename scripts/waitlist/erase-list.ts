@@ -42,7 +42,7 @@ export async function eraseList(source: string, yes: boolean): Promise<number> {
   let erased = 0;
   const access = await openForOperator(configOrExit(), 'write');
   try {
-    const bar = progressBar(addresses.size, 'erased');
+    const bar = progressBar(addresses.size, ' erased {bar} {value}/{total} | {eta_formatted} left');
     const entries = [...addresses];
     for (let start = 0; start < entries.length; start += ERASE_CHUNK) {
       const chunk = entries.slice(start, start + ERASE_CHUNK);
@@ -51,9 +51,9 @@ export async function eraseList(source: string, yes: boolean): Promise<number> {
         if (done[i]) erased += 1;
         else problems.push([line, `${JSON.stringify(typed)}: no record of that address`]);
       });
-      bar.tick(chunk.length);
+      bar?.increment(chunk.length);
     }
-    bar.stop();
+    bar?.stop();
   } finally {
     await access.close();
   }
