@@ -13,25 +13,16 @@ import { configOrExit } from '../api/config.ts';
 import { LANGS, type Lang } from '../api/contract/index.ts';
 import { normaliseEmail } from '../api/sidecar/domain/email.ts';
 import { EXPORT_FORMATS, exportHeader, exportLine, type ExportFormat } from '../api/sidecar/domain/record-export.ts';
-import { openForOperator, type OperatorAccess } from '../api/sidecar/operator/access.ts';
 import { EXIT, main, printJson, timeOption, UsageError, write, type Program } from './cli.ts';
 import { check } from './waitlist/check.ts';
 import { eraseList } from './waitlist/erase-list.ts';
 import { invite } from './waitlist/invite.ts';
 import { report } from './waitlist/report.ts';
 import { statsCommand } from './waitlist/stats.ts';
+import { withStore } from './waitlist/store.ts';
 
 /** Lines gathered per write to stdout. */
 const LINES_PER_WRITE = 1000;
-
-async function withStore<T>(intent: 'read' | 'write', use: (access: OperatorAccess) => Promise<T>): Promise<T> {
-  const access = await openForOperator(configOrExit(), intent);
-  try {
-    return await use(access);
-  } finally {
-    await access.close();
-  }
-}
 
 const program: Program = {
   name: 'npm run waitlist --',

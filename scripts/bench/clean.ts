@@ -8,11 +8,10 @@
  * Options: --records N, --store json|postgres, --before DIR (a checkout without these commands
  * is measured for `count` only, and says so).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startDnsmasq } from '../dnsmasq.ts';
-import { checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
+import { benchDir, checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
 import { startPostgres, type Postgres } from './postgres.ts';
 import { command, productEnv, startProduct, type CommandRun } from './processes.ts';
 import { seedDomain, seedStore } from './seed.ts';
@@ -28,7 +27,7 @@ for (let d = 0; d < DOMAINS; d++) {
   if (d % 3 === 1) zone.push(`host-record=d${d}.test,127.0.0.1`);
 }
 const dns = await during(`dnsmasq with ${count(DOMAINS)} domains`, startDnsmasq(zone));
-const tmp = await mkdtemp(path.join(tmpdir(), 'bench-clean-'));
+const tmp = benchDir('clean');
 const eraseFile = path.join(tmp, 'erase.txt');
 await writeFile(eraseFile, Array.from({ length: ERASED }, (_, i) => `seed${i}@${seedDomain(i, DOMAINS)}\n`).join(''));
 const postgres: Postgres | undefined = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
@@ -42,7 +41,6 @@ try {
 } finally {
   await postgres?.stop();
   await dns.stop();
-  await rm(tmp, { recursive: true, force: true });
 }
 
 /** The row of one store and checkout: count, check and erase, each its wall time and peak memory. */

@@ -7,12 +7,10 @@
  * On each store at 100,000 records.
  * Options: --records N, --duration S (10), --store json|postgres, --before DIR.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { measure, signUps, type Measured } from './load.ts';
-import { checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
+import { benchDir, checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
 import { startPostgres, type Postgres } from './postgres.ts';
 import { command, productEnv, startProduct } from './processes.ts';
 import { seedStore } from './seed.ts';
@@ -38,7 +36,7 @@ const smtp = new SMTPServer({
 await new Promise<void>((done) => smtp.listen(0, '127.0.0.1', done));
 const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}?starttls=off`;
 
-const tmp = await mkdtemp(path.join(tmpdir(), 'bench-invite-'));
+const tmp = benchDir('invite');
 const postgres: Postgres | undefined = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
 try {
   const rows: string[][] = [];
@@ -59,7 +57,6 @@ try {
   table(`Sign-ups beside invite --rate ${RATE} at ${count(RECORDS)} records: ${CONNECTIONS} clients, windows of ${DURATION} s; p99 in ms`, head, rows);
 } finally {
   await postgres?.stop();
-  await rm(tmp, { recursive: true, force: true });
   smtp.close();
 }
 

@@ -6,10 +6,8 @@
  * --rounds runs.
  * Options: --records N (both stores), --rounds N (3), --store json|postgres, --before DIR.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { checkouts, during, numberOption, stores } from './options.ts';
+import { benchDir, checkouts, during, numberOption, stores } from './options.ts';
 import { startPostgres, type Postgres } from './postgres.ts';
 import { command, productEnv, type CommandRun } from './processes.ts';
 import { seedStore } from './seed.ts';
@@ -18,7 +16,7 @@ import { count, ratio, table } from './table.ts';
 const ROUNDS = numberOption('rounds', 3);
 const RECORDS = { json: numberOption('records', 100_000), postgres: numberOption('records', 1_000_000) };
 
-const tmp = await mkdtemp(path.join(tmpdir(), 'bench-report-'));
+const tmp = benchDir('report');
 const postgres: Postgres | undefined = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
 try {
   const rows: string[][] = [];
@@ -47,7 +45,6 @@ try {
   table(`The report command (HTML), median of ${ROUNDS} runs; peak memory of the whole command`, head, rows, 3);
 } finally {
   await postgres?.stop();
-  await rm(tmp, { recursive: true, force: true });
 }
 
 /** The run of median wall time. */

@@ -7,11 +7,9 @@
  * Options: --records N (the larger size of both stores), --duration S (10), --store json|postgres,
  * --before DIR.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { measure, signUps, type Measured } from './load.ts';
-import { checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
+import { benchDir, checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
 import { startPostgres, type Postgres } from './postgres.ts';
 import { startProduct } from './processes.ts';
 import { seedStore } from './seed.ts';
@@ -24,7 +22,7 @@ const LARGE = { json: numberOption('records', 100_000), postgres: numberOption('
 /** The envelope's sign-up p99 for the JSON store, in ms. */
 const P99_LIMIT_MS = 250;
 
-const tmp = await mkdtemp(path.join(tmpdir(), 'bench-signups-'));
+const tmp = benchDir('signups');
 const postgres: Postgres | undefined = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
 const rows: string[][] = [];
 try {
@@ -45,7 +43,6 @@ try {
   table(`Sign-ups through the front: ${CONNECTIONS} clients back to back, ${DURATION} s per store and size`, head, rows, 3);
 } finally {
   await postgres?.stop();
-  await rm(tmp, { recursive: true, force: true });
 }
 
 /** The product on a store of `records` records, loaded once; then stopped. */

@@ -6,12 +6,10 @@
  * from /proc: unlike requests per second, it hardly moves with what else the machine does.
  * Options: --duration S (5), --rounds N (3), --before DIR.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts';
 import { interleaved, measure } from './load.ts';
-import { checkouts, during, numberOption } from './options.ts';
+import { benchDir, checkouts, during, numberOption } from './options.ts';
 import { nginx, startProduct, type Running } from './processes.ts';
 import { count, ms, ratio, table } from './table.ts';
 
@@ -20,7 +18,7 @@ const ROUNDS = numberOption('rounds', 3);
 const CONNECTIONS = 32;
 const PATHS = [PAGE_PATHS.home.en, THANKS_PATHS.en, twinPath(THANKS_PATHS.en)];
 
-const tmp = await mkdtemp(path.join(tmpdir(), 'bench-static-'));
+const tmp = benchDir('static');
 const servers: Running[] = [];
 try {
   for (const checkout of checkouts()) {
@@ -46,6 +44,5 @@ try {
   table(title, ['path', 'server', 'bytes', 'req/s', 'p99 ms', 'cpu µs/req', 'cpu / nginx', 'cpu after / before', 'errors'], rows);
 } finally {
   for (const server of servers.reverse()) await server.stop();
-  await rm(tmp, { recursive: true, force: true });
 }
 

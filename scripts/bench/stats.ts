@@ -7,13 +7,11 @@
  * Options: --records N, --duration S (5), --rounds N (3), --before DIR.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { API_PATHS } from '../../api/contract/index.ts';
 import { freePort, waitForPort } from '../ports.ts';
 import { interleaved, measure, signUps, type Request, type Target } from './load.ts';
-import { checkouts, during, numberOption, type Checkout } from './options.ts';
+import { benchDir, checkouts, during, numberOption, type Checkout } from './options.ts';
 import { startPostgres } from './postgres.ts';
 import { command, mustRun, productEnv, startProduct, stop, type Product } from './processes.ts';
 import { fillPostgres } from './seed.ts';
@@ -24,7 +22,7 @@ const DURATION = numberOption('duration', 5);
 const ROUNDS = numberOption('rounds', 3);
 const CONNECTIONS = 32;
 
-const tmp = await mkdtemp(path.join(tmpdir(), 'bench-stats-'));
+const tmp = benchDir('stats');
 const postgres = await during('starting PostgreSQL', startPostgres());
 const products: Product[] = [];
 try {
@@ -72,7 +70,6 @@ try {
 } finally {
   for (const product of products) await product.stop();
   await postgres.stop();
-  await rm(tmp, { recursive: true, force: true });
 }
 
 async function start(checkout: Checkout, url: string, name: string): Promise<Product> {

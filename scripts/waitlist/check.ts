@@ -7,10 +7,10 @@ import { configOrExit } from '../../api/config.ts';
 import { LANGS, type Lang } from '../../api/contract/index.ts';
 import { createDomainCheck } from '../../api/deliverability/domain-check.ts';
 import { VERDICTS, type Verdict } from '../../api/deliverability/verdict.ts';
-import { openForOperator } from '../../api/sidecar/operator/access.ts';
 import { EXIT, printJson, UsageError, type Subcommand } from '../cli.ts';
 import { inOrder } from './in-order.ts';
 import { progressBar } from './progress.ts';
+import { withStore } from './store.ts';
 
 /** Members checked at once: at most this many domains are looked up at a time. */
 export const CHECKS_AHEAD = 32;
@@ -40,14 +40,12 @@ export const check: Subcommand = {
   options: { json: { type: 'boolean' }, list: { type: 'string', choices: VERDICTS }, lang: { type: 'string', choices: LANGS } },
   async run({ values }) {
     if (values.json && values.list) throw new UsageError('--json and --list both write to stdout: give one of them');
-    const config = configOrExit();
-    const verdictOf = createDomainCheck({ servers: config.DNS_SERVERS });
+    const verdictOf = createDomainCheck({ servers: configOrExit().DNS_SERVERS });
     const counts = zero();
     const byLang = Object.fromEntries(LANGS.map((lang) => [lang, zero()])) as Record<Lang, Counts>;
-    const access = await openForOperator(config, 'read');
-    try {
-      const bar = progressBar(await access.store.count(), ' checked {bar} {value}/{total} | {eta_formatted} left');
-      for await (const [record, verdict] of inOrder(access.store.export({ lang: values.lang as Lang | undefined }), CHECKS_AHEAD, async (record) => {
+    await withStore('read', async ({ store }) => {
+      const bar = progressBar(await store.count(), ' checked {bar} {value}/{total} | {eta_formatted} left');
+      for await (const [record, verdict] of inOrder(store.export({ lang: values.lang as Lang | undefined }), CHECKS_AHEAD, async (record) => {
         bar?.increment();
         return record.invitation ? undefined : verdictOf(record.email);
       })) {
@@ -57,9 +55,7 @@ export const check: Subcommand = {
         if (verdict === values.list) process.stdout.write(`${record.email}\n`);
       }
       bar?.stop();
-    } finally {
-      await access.close();
-    }
+    });
     if (values.json) printJson({ counts, byLang });
     else (values.list ? process.stderr : process.stdout).write(table(counts, byLang));
     return EXIT.ok;

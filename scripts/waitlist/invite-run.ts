@@ -16,11 +16,11 @@ import { failureReply, openMailServer } from '../../api/invite/transport.ts';
 import { redact } from '../../api/log/redact.ts';
 import { normaliseEmail } from '../../api/sidecar/domain/email.ts';
 import { newMessageId, type InviteFilter } from '../../api/sidecar/domain/invitation.ts';
-import { openForOperator } from '../../api/sidecar/operator/access.ts';
-import { confirmed, EXIT, UsageError, type Parsed } from '../cli.ts';
+import { confirmed, EXIT, printJson, UsageError, type Parsed } from '../cli.ts';
 import { invitationRenderer, type Renderer } from './invite-message.ts';
 import { reportUnconfirmed, runOutput } from './invite-output.ts';
 import { dryRun, leftOutLine, nextInvitees, perLanguage } from './invite-preview.ts';
+import { withStore } from './store.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Messages in flight at once (SMTP connections of the pool). */
@@ -92,16 +92,14 @@ export async function run({ values }: Parsed): Promise<number> {
     return sendSamples(config, render, langs, { from, to, domain });
   }
 
-  const access = await openForOperator(config, dry ? 'read' : 'write');
-  try {
-    const { store } = access;
+  return withStore(dry ? 'read' : 'write', async ({ store }) => {
     const unconfirmed = await store.unconfirmedInvitations(filter);
     reportUnconfirmed(unconfirmed, { json, resend: values['resend-unconfirmed'] === true });
     const check = values['no-check'] ? undefined : createDomainCheck({ servers: config.DNS_SERVERS });
     const { picked, leftOut } = await nextInvitees(store, filter, count!, values['resend-unconfirmed'] ? unconfirmed : [], check);
     if (picked.length === 0) {
       process.stderr.write(`Nobody left to invite (never invited, matching the filters)${leftOutLine(leftOut)}.\n`);
-      if (json) process.stdout.write(`${JSON.stringify({ summary: { sent: 0, failed: 0, unconfirmed: 0, notSent: 0, leftOut } })}\n`);
+      if (json) printJson({ summary: { sent: 0, failed: 0, unconfirmed: 0, notSent: 0, leftOut } });
       return EXIT.ok;
     }
     if (dry) {
@@ -147,7 +145,5 @@ export async function run({ values }: Parsed): Promise<number> {
       process.off('SIGTERM', onSignal);
       mail.close();
     }
-  } finally {
-    await access.close();
-  }
+  });
 }

@@ -9,13 +9,12 @@
 import { randomBytes } from 'node:crypto';
 import { access, constants, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { configOrExit } from '../../api/config.ts';
 import { DISPOSABLE_DOMAINS } from '../../api/deliverability/throwaway-domains.ts';
 import { DEFAULT_DAYS, MAX_DAYS, reportPeriod, storeRange } from '../../api/report/period.ts';
 import { recentOf } from '../../api/report/recent.ts';
 import { buildReport, type Report } from '../../api/report/series.ts';
-import { openForOperator } from '../../api/sidecar/operator/access.ts';
 import { EXIT, timeOption, UsageError, write, type Subcommand } from '../cli.ts';
+import { withStore } from './store.ts';
 
 const FORMATS = ['html', 'text', 'json'] as const;
 type Format = (typeof FORMATS)[number];
@@ -105,15 +104,10 @@ export const report: Subcommand = {
     if (out) await writableDirectory(dirname(out)).catch((error) => {
       throw new Error(`cannot write the report to ${out}: ${problem(error)}`);
     });
-    const operator = await openForOperator(configOrExit(), 'read');
-    let series, recent;
-    try {
-      series = await operator.store.signupsPerDay(storeRange(period));
-      recent = await recentOf(operator.store, Date.parse(period.now), DISPOSABLE_DOMAINS);
-    } finally {
-      await operator.close();
-    }
-    const text = await render(format, buildReport(period, series, recent));
+    const built = await withStore('read', async ({ store }) =>
+      buildReport(period, await store.signupsPerDay(storeRange(period)), await recentOf(store, Date.parse(period.now), DISPOSABLE_DOMAINS)),
+    );
+    const text = await render(format, built);
     if (!out) {
       await write(text);
       return EXIT.ok;

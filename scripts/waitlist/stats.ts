@@ -5,13 +5,12 @@
  * domain/stats.ts computeStats, the definition every store is held to. Counts only: no address.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { configOrExit } from '../../api/config.ts';
 import type { WaitlistStats } from '../../api/contract/index.ts';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { computeStats } from '../../api/sidecar/domain/stats.ts';
-import { openForOperator } from '../../api/sidecar/operator/access.ts';
 import type { OperatorStore } from '../../api/sidecar/store/waitlist-store.ts';
 import { EXIT, printJson, type Subcommand } from '../cli.ts';
+import { withStore } from './store.ts';
 
 /** Records recounted per computeStats call: memory stays flat at any size. */
 const BATCH = 10_000;
@@ -89,11 +88,10 @@ export const statsCommand: Subcommand = {
   ].join('\n'),
   options: { json: { type: 'boolean' }, verify: { type: 'boolean' } },
   async run({ values }) {
-    const access = await openForOperator(configOrExit(), 'read');
-    try {
+    return withStore('read', async ({ store }) => {
       const now = Date.now();
-      const stats = await access.store.stats(now);
-      const verified = values.verify ? await verify(access.store, now, stats) : undefined;
+      const stats = await store.stats(now);
+      const verified = values.verify ? await verify(store, now, stats) : undefined;
       if (values.json) printJson(verified ? { stats, ...verified } : stats);
       else {
         for (const line of statsLines(stats)) console.log(line);
@@ -107,8 +105,6 @@ export const statsCommand: Subcommand = {
         return EXIT.error;
       }
       return EXIT.ok;
-    } finally {
-      await access.close();
-    }
+    });
   },
 };
