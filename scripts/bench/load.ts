@@ -4,15 +4,12 @@
  * autocannon's 'response' event, exact to the microsecond: its own histogram keeps whole
  * milliseconds, and most loopback answers take less than one.
  */
-import autocannon from 'autocannon';
+import autocannon, { type Options } from 'autocannon';
 import { API_PATHS } from '../../api/contract/index.ts';
 import { cpuSeconds } from './processes.ts';
 
-export interface Target {
-  url: string;
-  /** The sidecar's Unix socket instead of the URL's host and port. */
-  socketPath?: string;
-}
+/** A URL, or the sidecar's Unix socket instead of the URL's host and port. */
+export type Target = Pick<Options, 'url' | 'socketPath'>;
 
 export interface Request {
   method?: 'GET' | 'POST';

@@ -40,16 +40,13 @@ export function stores(): ('json' | 'postgres')[] {
   return (['json', 'postgres'] as const).filter((store) => chosen.split(',').includes(store));
 }
 
-/** A product to measure: this checkout, and with `--before DIR` that checkout as well. */
-export interface Checkout {
-  label: 'after' | 'before';
-  root: string;
+/** The products to measure: this checkout, and with `--before DIR` that checkout as well. */
+export function checkouts() {
+  const before = typeof values.before === 'string' ? [{ label: 'before' as const, root: path.resolve(values.before) }] : [];
+  return [{ label: 'after' as const, root: path.resolve(import.meta.dirname, '..', '..') }, ...before];
 }
 
-export function checkouts(): Checkout[] {
-  const before = typeof values.before === 'string' ? [{ label: 'before' as const, root: path.resolve(values.before) }] : [];
-  return [{ label: 'after', root: path.resolve(import.meta.dirname, '..', '..') }, ...before];
-}
+export type Checkout = ReturnType<typeof checkouts>[number];
 
 /** A temp dir for the bench's data (`bench-NAME-…`), removed when the process exits, however it ends. */
 export function benchDir(name: string): string {

@@ -12,18 +12,6 @@ import { API_PATHS } from '../../api/contract/index.ts';
 import { freePort, waitForPort } from '../ports.ts';
 import type { Checkout } from './options.ts';
 
-export interface Running {
-  name: string;
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-export interface Product extends Running {
-  /** The sidecar's Unix socket (docs/configuration.md, SIDECAR_LISTEN=socket): the API without the front. */
-  socketPath: string;
-}
-
 /** The site's base URL in every bench: the product's and nginx's Link headers name the same origin. */
 const BASE_URL = 'http://localhost:4321';
 
@@ -49,7 +37,7 @@ export function productEnv(settings: Record<string, string>): NodeJS.ProcessEnv 
  * stale. Ready once the API status answers 200 through the front. Its output goes to a log file
  * in `dataDir`'s parent.
  */
-export async function startProduct(checkout: Checkout, dataDir: string, settings: Record<string, string> = {}): Promise<Product> {
+export async function startProduct(checkout: Checkout, dataDir: string, settings: Record<string, string> = {}) {
   const port = await freePort();
   await mkdir(dataDir, { recursive: true });
   const log = openSync(`${dataDir}.log`, 'w');
@@ -61,8 +49,11 @@ export async function startProduct(checkout: Checkout, dataDir: string, settings
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${(await readFile(`${dataDir}.log`, 'utf8')).slice(-2000)}`);
     await new Promise((done) => setTimeout(done, 200));
   }
+  // socketPath: the sidecar's (docs/configuration.md, SIDECAR_LISTEN=socket), the API without the front.
   return { name: `front (${checkout.label})`, url, pid: child.pid!, socketPath: path.join(dataDir, 'sidecar.sock'), stop: () => stop(child) };
 }
+
+export type Product = Awaited<ReturnType<typeof startProduct>>;
 
 export function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -133,7 +124,7 @@ const CLOCK_TICKS = 100;
  * Debian's nginx in the foreground with nginx.conf of this folder (the configuration
  * docs/static-hosting.md publishes), writing a buffered access log as a production nginx does.
  */
-export async function nginx(prefix: string, dist: string): Promise<Running> {
+export async function nginx(prefix: string, dist: string) {
   const port = await freePort();
   const values: Record<string, string> = {
     PREFIX: prefix,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts';
 import { interleaved, measure } from './load.ts';
 import { benchDir, checkouts, during, numberOption } from './options.ts';
-import { nginx, startProduct, type Running } from './processes.ts';
+import { nginx, startProduct, type Product } from './processes.ts';
 import { count, ms, ratio, table } from './table.ts';
 
 const DURATION = numberOption('duration', 5);
@@ -19,7 +19,7 @@ const CONNECTIONS = 32;
 const PATHS = [PAGE_PATHS.home.en, THANKS_PATHS.en, twinPath(THANKS_PATHS.en)];
 
 const tmp = benchDir('static');
-const servers: Running[] = [];
+const servers: Omit<Product, 'socketPath'>[] = [];
 try {
   for (const checkout of checkouts()) {
     servers.push(await during(`starting the product (${checkout.label}; it builds its site first if stale)`, startProduct(checkout, path.join(tmp, checkout.label))));

@@ -66,17 +66,6 @@ async function verify(store: OperatorStore, now: number, answered: WaitlistStats
   }
 }
 
-function statsLines(stats: WaitlistStats): string[] {
-  const row = (label: string, value: string) => `${label.padEnd(14)}${value}`;
-  return [
-    row('total', String(stats.total)),
-    row('last 7 days', String(stats.last7Days)),
-    row('last 30 days', String(stats.last30Days)),
-    ...GROUPS.map(([group, label]) => row(label, Object.entries(stats[group]).map(([key, n]) => `${key} ${n}`).join(', '))),
-    row('computed at', stats.computedAt),
-  ];
-}
-
 export const statsCommand: Subcommand = {
   synopsis: 'stats [--json] [--verify]',
   help: [
@@ -94,7 +83,12 @@ export const statsCommand: Subcommand = {
       const verified = values.verify ? await verify(store, now, stats) : undefined;
       if (values.json) printJson(verified ? { stats, ...verified } : stats);
       else {
-        for (const line of statsLines(stats)) console.log(line);
+        const row = (label: string, value: string | number) => console.log(`${label.padEnd(14)}${value}`);
+        row('total', stats.total);
+        row('last 7 days', stats.last7Days);
+        row('last 30 days', stats.last30Days);
+        for (const [group, label] of GROUPS) row(label, Object.entries(stats[group]).map(([key, n]) => `${key} ${n}`).join(', '));
+        row('computed at', stats.computedAt);
         if (verified) {
           for (const d of verified.differences) console.log(`differs: ${d.count}: answered ${d.answered}, recounted ${d.recounted}`);
           console.log(`verify: ${verified.records} records recounted, ${verified.differences.length} differences`);
