@@ -1,12 +1,10 @@
 /**
- * Operator command for the waitlist (`npm run waitlist -- --help`): export, count, show (GDPR
- * Art. 15), erase (Art. 17, one address or a list), check (waitlist/check.ts: which members a message
- * can reach), invite (waitlist/invite.ts: the one message each member is promised),
- * on whichever engine the configuration selects, while the service runs
- * (api/sidecar/operator/access.ts: PostgreSQL directly; JSON through the sidecar's operator socket,
- * or the file itself when no sidecar runs). Nothing here prints an address from the data except
- * the export, the one record `show` was asked for, `check --list` and `invite --json`'s lines, all on stdout;
- * messages echo only what the operator typed.
+ * Operator command for the waitlist (`npm run waitlist -- --help`), on whichever engine the
+ * configuration selects, while the service runs (api/sidecar/operator/access.ts: PostgreSQL
+ * directly; JSON through the sidecar's operator socket, or the file itself when no sidecar runs).
+ * Nothing here prints an address from the data except the export, the one record `show` was asked
+ * for, `check --list` and `invite --json`'s lines, all on stdout; messages echo only what the
+ * operator typed.
  */
 import { resolve } from 'node:path';
 import { configOrExit } from '../api/config.ts';
