@@ -12,7 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startDnsmasq } from '../dnsmasq.ts';
 import { benchDir, checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
-import { startPostgres, type Postgres } from './postgres.ts';
+import { startPostgres } from './postgres.ts';
 import { command, productEnv, startProduct, type CommandRun } from './processes.ts';
 import { seedDomain, seedStore } from './seed.ts';
 import { count, table } from './table.ts';
@@ -30,7 +30,7 @@ const dns = await during(`dnsmasq with ${count(DOMAINS)} domains`, startDnsmasq(
 const tmp = benchDir('clean');
 const eraseFile = path.join(tmp, 'erase.txt');
 await writeFile(eraseFile, Array.from({ length: ERASED }, (_, i) => `seed${i}@${seedDomain(i, DOMAINS)}\n`).join(''));
-const postgres: Postgres | undefined = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
+const postgres = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
 try {
   const rows: string[][] = [];
   for (const store of stores()) {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { measure, signUps, type Measured } from './load.ts';
 import { benchDir, checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
-import { startPostgres, type Postgres } from './postgres.ts';
+import { startPostgres } from './postgres.ts';
 import { command, productEnv, startProduct } from './processes.ts';
 import { seedStore } from './seed.ts';
 import { count, ms, ratio, table } from './table.ts';
@@ -37,7 +37,7 @@ await new Promise<void>((done) => smtp.listen(0, '127.0.0.1', done));
 const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}?starttls=off`;
 
 const tmp = benchDir('invite');
-const postgres: Postgres | undefined = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
+const postgres = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
 try {
   const rows: string[][] = [];
   for (const store of stores()) {

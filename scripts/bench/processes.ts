@@ -5,9 +5,11 @@
  * 127.0.0.1 and is stopped by the PID this process holds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { openSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { text } from 'node:stream/consumers';
 import { API_PATHS } from '../../api/contract/index.ts';
 import { freePort, waitForPort } from '../ports.ts';
 import type { Checkout } from './options.ts';
@@ -63,14 +65,6 @@ export function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): P
   return exited.finally(() => clearTimeout(timer));
 }
 
-export interface CommandRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  seconds: number;
-  peakMb: number;
-}
-
 /**
  * Preloaded into an operator command: its peak memory (Node's documented resourceUsage) as the
  * last line of its stderr, whichever way it exits. Pipes are written synchronously on Linux.
@@ -78,21 +72,16 @@ export interface CommandRun {
 const PEAK_REPORTER = `data:text/javascript,process.on('exit', () => process.stderr.write('bench-peak-kib ' + process.resourceUsage().maxRSS + '\\n'))`;
 
 /** An operator command of a checkout (`scripts/waitlist.ts`, `scripts/clients.ts`): its output, wall time and peak memory. */
-export function command(checkout: Checkout, script: string, args: string[], env: NodeJS.ProcessEnv): Promise<CommandRun> {
+export async function command(checkout: Checkout, script: string, args: string[], env: NodeJS.ProcessEnv) {
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', PEAK_REPORTER, script, ...args], { cwd: checkout.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((done) =>
-    child.on('close', (code) => {
-      const kib = Number(/bench-peak-kib (\d+)\s*$/.exec(stderr)?.[1]);
-      const seconds = (performance.now() - started) / 1000;
-      done({ code: code ?? 1, stdout, stderr: stderr.replace(/bench-peak-kib .*\s*$/, ''), seconds, peakMb: kib / 1024 });
-    }),
-  );
+  const [stdout, stderr, [code]] = await Promise.all([text(child.stdout), text(child.stderr), once(child, 'close')]);
+  const kib = Number(/bench-peak-kib (\d+)\s*$/.exec(stderr)?.[1]);
+  const seconds = (performance.now() - started) / 1000;
+  return { code: (code as number | null) ?? 1, stdout, stderr: stderr.replace(/bench-peak-kib .*\s*$/, ''), seconds, peakMb: kib / 1024 };
 }
+
+export type CommandRun = Awaited<ReturnType<typeof command>>;
 
 /** A command that must succeed; its stdout. */
 export async function mustRun(checkout: Checkout, script: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {

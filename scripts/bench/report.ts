@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { benchDir, checkouts, during, numberOption, stores } from './options.ts';
-import { startPostgres, type Postgres } from './postgres.ts';
+import { startPostgres } from './postgres.ts';
 import { command, productEnv, type CommandRun } from './processes.ts';
 import { seedStore } from './seed.ts';
 import { count, ratio, table } from './table.ts';
@@ -17,7 +17,7 @@ const ROUNDS = numberOption('rounds', 3);
 const RECORDS = { json: numberOption('records', 100_000), postgres: numberOption('records', 1_000_000) };
 
 const tmp = benchDir('report');
-const postgres: Postgres | undefined = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
+const postgres = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
 try {
   const rows: string[][] = [];
   for (const store of stores()) {

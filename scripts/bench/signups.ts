@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { measure, signUps, type Measured } from './load.ts';
 import { benchDir, checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
-import { startPostgres, type Postgres } from './postgres.ts';
+import { startPostgres } from './postgres.ts';
 import { startProduct } from './processes.ts';
 import { seedStore } from './seed.ts';
 import { count, ms, ratio, table } from './table.ts';
@@ -23,7 +23,7 @@ const LARGE = { json: numberOption('records', 100_000), postgres: numberOption('
 const P99_LIMIT_MS = 250;
 
 const tmp = benchDir('signups');
-const postgres: Postgres | undefined = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
+const postgres = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
 const rows: string[][] = [];
 try {
   for (const store of stores()) {

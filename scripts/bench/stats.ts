@@ -83,11 +83,8 @@ async function token(checkout: Checkout, url: string, product: Product): Promise
   const created = JSON.parse(await mustRun(checkout, 'scripts/clients.ts', ['create', '--json', 'bench'], productEnv({ DATABASE_URL: url })));
   const res = await fetch(product.url + API_PATHS.token, {
     method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${created.client_id}:${created.client_secret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials',
+    headers: { authorization: `Basic ${Buffer.from(`${created.client_id}:${created.client_secret}`).toString('base64')}` },
+    body: new URLSearchParams({ grant_type: 'client_credentials' }),
   });
   if (res.status !== 200) throw new Error(`the token request answered ${res.status}`);
   return ((await res.json()) as { access_token: string }).access_token;

@@ -19,12 +19,9 @@ type Counts = Record<Verdict, number>;
 const zero = (): Counts => ({ ok: 0, disposable: 0, no_mail: 0, unknown: 0 });
 
 function table(counts: Counts, byLang: Record<Lang, Counts>): string {
-  const cells = (values: (string | number)[]) => values.map((v) => String(v).padStart(8)).join('');
-  const lines = [`${'verdict'.padEnd(12)}${cells(['members', ...LANGS])}`];
-  for (const verdict of VERDICTS) {
-    lines.push(`${verdict.padEnd(12)}${cells([counts[verdict], ...LANGS.map((lang) => byLang[lang][verdict])])}`);
-  }
-  return `${lines.join('\n')}\n`;
+  const row = (label: string, cells: (string | number)[]) => `${label.padEnd(12)}${cells.map((v) => String(v).padStart(8)).join('')}\n`;
+  const rows = VERDICTS.map((verdict) => row(verdict, [counts[verdict], ...LANGS.map((lang) => byLang[lang][verdict])]));
+  return row('verdict', ['members', ...LANGS]) + rows.join('');
 }
 
 export const check: Subcommand = {

@@ -72,10 +72,10 @@ const WHY: Record<string, string> = {
   EISDIR: 'it is a directory',
   ENOSPC: 'the disk is full',
 };
-/** The reason in words, with the system's code for a search. */
-function problem(error: unknown): string {
+/** Fails with the reason in words, and the system's code for a search. */
+function cannotWrite(out: string, error: unknown): never {
   const code = (error as NodeJS.ErrnoException).code;
-  return code ? `${WHY[code] ?? 'the system refused'} (${code})` : (error as Error).message;
+  throw new Error(`cannot write the report to ${out}: ${code ? `${WHY[code] ?? 'the system refused'} (${code})` : (error as Error).message}`);
 }
 
 export const report: Subcommand = {
@@ -101,9 +101,7 @@ export const report: Subcommand = {
     if (outValue === '') throw new UsageError('--out is empty: give a file name, or - for stdout');
     const out = outValue === '-' ? undefined : resolve(outValue);
     // Checked before the store is asked, so a typo costs nothing.
-    if (out) await writableDirectory(dirname(out)).catch((error) => {
-      throw new Error(`cannot write the report to ${out}: ${problem(error)}`);
-    });
+    if (out) await writableDirectory(dirname(out)).catch((error) => cannotWrite(out, error));
     const built = await withStore('read', async ({ store }) =>
       buildReport(period, await store.signupsPerDay(storeRange(period)), await recentOf(store, Date.parse(period.now), DISPOSABLE_DOMAINS)),
     );
@@ -112,9 +110,7 @@ export const report: Subcommand = {
       await write(text);
       return EXIT.ok;
     }
-    await writeWhole(out, text).catch((error) => {
-      throw new Error(`cannot write the report to ${out}: ${problem(error)}`);
-    });
+    await writeWhole(out, text).catch((error) => cannotWrite(out, error));
     console.error(`Wrote the ${format} report of ${period.from} to ${period.to} to ${out}`);
     return EXIT.ok;
   },

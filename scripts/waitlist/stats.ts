@@ -23,11 +23,10 @@ const GROUPS = [
   ['byBuilding', 'use case'],
   ['bySource', 'form'],
 ] as const;
-const NUMBERS = ['total', 'last7Days', 'last30Days'] as const;
 
 /** Every number of a statistics answer by its name (`total`, `byRole.data`, …). */
 function numbersOf(stats: WaitlistStats): Map<string, number> {
-  const numbers = new Map<string, number>(NUMBERS.map((name) => [name, stats[name]]));
+  const numbers = new Map<string, number>((['total', 'last7Days', 'last30Days'] as const).map((name) => [name, stats[name]]));
   for (const [group] of GROUPS) for (const [key, n] of Object.entries(stats[group])) numbers.set(`${group}.${key}`, n);
   return numbers;
 }
