@@ -45,10 +45,9 @@ const program: Program = {
       async run({ values }) {
         const format = (values.format ?? 'jsonl') as ExportFormat;
         const since = typeof values.since === 'string' ? new Date(timeOption('since', values.since)).toISOString() : undefined;
-        const filter = { lang: values.lang as Lang | undefined, since };
         await withStore('read', async ({ store }) => {
           let lines = [exportHeader(format)];
-          for await (const record of store.export(filter)) {
+          for await (const record of store.export({ lang: values.lang as Lang | undefined, since })) {
             lines.push(exportLine(format, record));
             if (lines.length < LINES_PER_WRITE) continue;
             await write(lines.join(''));

@@ -48,7 +48,7 @@ export function checkouts() {
 
 export type Checkout = ReturnType<typeof checkouts>[number];
 
-/** A temp dir for the bench's data (`bench-NAME-…`), removed when the process exits, however it ends. */
+/** A temp dir for the bench's data (`bench-NAME-…`), removed when the process exits (a failed bench included). */
 export function benchDir(name: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), `bench-${name}-`));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
