@@ -42,14 +42,12 @@ async function readKey(file: string): Promise<string> {
   return key;
 }
 
-const PER_MESSAGE = new Set(['RCPT TO', 'DATA']);
-
 /** What a failed send means for the message: run.ts says what each is and what it does. */
 export function classifyFailure(error: unknown): 'deferred' | 'refused' | 'blocked' | 'unreachable' | 'unknown' {
   const e = error as { responseCode?: number; command?: string; code?: string; message?: string };
   if (typeof e.responseCode === 'number') {
     if (e.responseCode >= 400 && e.responseCode < 500) return 'deferred';
-    return PER_MESSAGE.has(e.command ?? '') ? 'refused' : 'blocked';
+    return e.command === 'RCPT TO' || e.command === 'DATA' ? 'refused' : 'blocked';
   }
   if (e.code === 'ETLS' || e.code === 'EAUTH' || /STARTTLS|TLS/.test(e.message ?? '')) return 'blocked';
   if (e.code === 'EDNS' || /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|Greeting never received/.test(e.message ?? '')) return 'unreachable';
