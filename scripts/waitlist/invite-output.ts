@@ -18,11 +18,10 @@ import { progressBar } from './progress.ts';
 
 export function runOutput(total: number, json: boolean) {
   const started = performance.now();
-  const counts = { sent: 0, failed: 0, other: 0 };
+  const counts = { sent: 0, failed: 0, done: 0 };
   const payload = () => {
-    const done = counts.sent + counts.failed + counts.other;
     const seconds = (performance.now() - started) / 1000;
-    return { sent: counts.sent, failed: counts.failed, left: total - done, speed: seconds > 0 ? (done / seconds).toFixed(1) : '0.0' };
+    return { sent: counts.sent, failed: counts.failed, left: total - counts.done, speed: seconds > 0 ? (counts.done / seconds).toFixed(1) : '0.0' };
   };
   const format = ' {bar} {value}/{total} | sent {sent} | failed {failed} | left {left} | {speed}/s | time left {eta_formatted}';
   const bar = progressBar(total, format, payload(), 50);
@@ -31,9 +30,8 @@ export function runOutput(total: number, json: boolean) {
       if (json) printJson(outcome);
       // Left out: counted in the summary, never among the messages the bar counts.
       if (outcome.state === 'left_out') return;
-      if (outcome.state === 'sent') counts.sent += 1;
-      else if (outcome.state === 'failed') counts.failed += 1;
-      else counts.other += 1;
+      counts.done += 1;
+      if (outcome.state === 'sent' || outcome.state === 'failed') counts[outcome.state] += 1;
       if (outcome.state !== 'sent' && !json) {
         const line = `  ${outcome.state.replace('_', ' ')} (${outcome.lang}, ${outcome.messageId}): ${redact(outcome.reply ?? '')}`;
         // Clears the bar's line first; the bar redraws below on the next update.
