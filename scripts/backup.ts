@@ -23,9 +23,6 @@ import { EXIT, main } from './cli.ts';
 /** Written by the operator's commands, read as they are: one whole version each (atomic rename). */
 const SMALL_FILES = [CLIENTS_FILE_NAME, KEYS_FILE_NAME];
 
-/** A refusal is for a person: its message alone, exit 1 (scripts/cli.ts). */
-class Refused extends StartupError {}
-
 async function readOptional(path: string): Promise<Buffer | undefined> {
   return await readFile(path).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
@@ -37,7 +34,7 @@ async function readOptional(path: string): Promise<Buffer | undefined> {
 async function copyData(from: string, to: string, readWaitlist: (path: string) => Promise<string | undefined>): Promise<string> {
   const source = join(from, STORE_FILE_NAME);
   const text = await readWaitlist(source);
-  if (text === undefined) throw new Refused(`There is no ${STORE_FILE_NAME} in ${from}.`);
+  if (text === undefined) throw new StartupError(`There is no ${STORE_FILE_NAME} in ${from}.`);
   const records = storeCodec(source).parse(text);
   await mkdir(to, { recursive: true, mode: 0o700 });
   await replaceFileDurably(join(to, STORE_FILE_NAME), [Buffer.from(text)]);
@@ -52,7 +49,7 @@ async function copyData(from: string, to: string, readWaitlist: (path: string) =
 }
 
 async function create(dataDir: string, folder: string): Promise<number> {
-  if ((await readdir(folder).catch(() => [])).length > 0) throw new Refused(`${folder} is not empty: back up into a new folder.`);
+  if ((await readdir(folder).catch(() => [])).length > 0) throw new StartupError(`${folder} is not empty: back up into a new folder.`);
   const what = await copyData(dataDir, folder, readSnapshot);
   console.log(`Backed up ${what} from ${dataDir} to ${folder}.`);
   return EXIT.ok;
@@ -62,12 +59,12 @@ async function restore(dataDir: string, folder: string): Promise<number> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   // The sidecar holds this lock while it runs: restoring under it means the service is stopped.
   const lock = await acquireLock(dataDirLockPath(dataDir), 'restore a backup').catch((error: unknown) => {
-    if (error instanceof LockHeldError) throw new Refused(`${dataDir} is in use by the running service (pid ${error.owner}): stop it, restore, start it again.`);
+    if (error instanceof LockHeldError) throw new StartupError(`${dataDir} is in use by the running service (pid ${error.owner}): stop it, restore, start it again.`);
     throw error;
   });
   try {
     if (await readOptional(join(dataDir, STORE_FILE_NAME))) {
-      throw new Refused(`${dataDir} already holds a waitlist: move ${STORE_FILE_NAME} aside first (restore never overwrites data).`);
+      throw new StartupError(`${dataDir} already holds a waitlist: move ${STORE_FILE_NAME} aside first (restore never overwrites data).`);
     }
     const what = await copyData(folder, dataDir, (path) => readFile(path, 'utf8').catch(() => undefined));
     console.log(`Restored ${what} from ${folder} into ${dataDir}. Start the service.`);
@@ -81,7 +78,7 @@ async function restore(dataDir: string, folder: string): Promise<number> {
 function dataDir(): string {
   const config = configOrExit();
   if (config.DATABASE_URL) {
-    throw new Refused('DATABASE_URL is set: the waitlist, clients and keys are in PostgreSQL. Back up with pg_dump (docs/deploy.md, "Backups").');
+    throw new StartupError('DATABASE_URL is set: the waitlist, clients and keys are in PostgreSQL. Back up with pg_dump (docs/deploy.md, "Backups").');
   }
   return resolve(config.DATA_DIR);
 }

@@ -3,19 +3,17 @@
  * that `npm start` with the same settings serves it at once instead of building it again.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { configOrExit } from '../api/config.ts';
 import { buildSite } from '../api/start/site-build.ts';
 import { checkMessageTemplates } from '../site/lib/messages/templates.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(import.meta.dirname, '..');
 const config = configOrExit();
-// The e-mail templates are content too: a broken one fails the build, not the first send.
-await checkMessageTemplates(root).catch((error: Error) => {
-  console.error(error.message);
+try {
+  // The e-mail templates are content too: a broken one fails the build, not the first send.
+  await checkMessageTemplates(root);
+  await buildSite(root, config, process.env);
+} catch (error) {
+  console.error((error as Error).message);
   process.exit(1);
-});
-await buildSite(root, config, process.env).catch((error: Error) => {
-  console.error(error.message);
-  process.exit(1);
-});
+}

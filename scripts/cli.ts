@@ -5,6 +5,7 @@
  * (stdout, exit 0), usage errors that name the problem and print the usage (stderr, exit 2), and
  * one way to print failures (exit 1) and write large outputs.
  */
+import { once } from 'node:events';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { StartupError } from '../api/sidecar/store/errors.ts';
@@ -130,11 +131,8 @@ export function main(program: Program, label: string): void {
 }
 
 /** Writes to stdout and waits for it to drain, so a large output does not pile up in memory. */
-export function write(text: string): Promise<void> {
-  return new Promise((done) => {
-    if (process.stdout.write(text)) done();
-    else process.stdout.once('drain', done);
-  });
+export async function write(text: string): Promise<void> {
+  if (!process.stdout.write(text)) await once(process.stdout, 'drain');
 }
 
 /** A time the operator typed as `--name`: a date (UTC midnight) or an ISO date and time, in ms. */

@@ -7,7 +7,7 @@
  */
 import { configOrExit } from '../api/config.ts';
 import { SCOPES, TOKEN_TTL_SECONDS } from '../api/contract/index.ts';
-import { hashSecret, newClientId, newClientSecret, type ClientRecord, type ClientRegistry } from '../api/sidecar/domain/clients.ts';
+import { hashSecret, newClientId, newClientSecret, type ClientRegistry } from '../api/sidecar/domain/clients.ts';
 import { openClientRegistry } from '../api/sidecar/store/open-backend.ts';
 import { EXIT, main, printJson, type Program } from './cli.ts';
 
@@ -42,8 +42,7 @@ const program: Program = {
       async run({ values, positionals: [typed] }) {
         const name = typed.trim();
         const secret = newClientSecret();
-        const secretHash = await hashSecret(secret);
-        const record: ClientRecord = { id: newClientId(), name, createdAt: new Date().toISOString(), scopes: [...SCOPES], secretHash };
+        const record = { id: newClientId(), name, createdAt: new Date().toISOString(), scopes: [...SCOPES], secretHash: await hashSecret(secret) };
         await withClients((clients) => clients.create(record));
         if (values.json) {
           printJson({ client_id: record.id, client_secret: secret, name, createdAt: record.createdAt, scopes: record.scopes });

@@ -8,14 +8,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { dev } from 'astro';
 import { configOrExit } from '../api/config.ts';
 import { describeAddress } from '../api/net/sidecar-address.ts';
 import { superviseSidecar } from '../api/start/supervisor.ts';
 import { devApiProxy } from './dev-api-proxy.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(import.meta.dirname, '..');
 const config = configOrExit();
 const dataDir = await mkdtemp(path.join(tmpdir(), 'waitlist-dev-data-'));
 

@@ -19,16 +19,9 @@ export const DNSMASQ_BINARY = [...(process.env.PATH ?? '').split(delimiter), '/u
   .map((dir) => join(dir, 'dnsmasq'))
   .find((candidate) => existsSync(candidate));
 
-export interface DnsServer {
-  /** `127.0.0.1:port`, as DNS_SERVERS takes it. */
-  address: string;
-  pid: number;
-  /** What the server logged so far (with `log-queries` among the records: every query it was asked). */
-  log(): string;
-  stop(): Promise<void>;
-}
+export type DnsServer = Awaited<ReturnType<typeof startDnsmasq>>;
 
-export async function startDnsmasq(records: readonly string[]): Promise<DnsServer> {
+export async function startDnsmasq(records: readonly string[]) {
   if (!DNSMASQ_BINARY) throw new Error('dnsmasq is not installed (Debian package dnsmasq-base)');
   const dir = await mkdtemp(join(tmpdir(), 'dnsmasq-'));
   const conf = join(dir, 'dnsmasq.conf');
@@ -51,8 +44,9 @@ export async function startDnsmasq(records: readonly string[]): Promise<DnsServe
     void exited.then(() => fail(new Error(`dnsmasq exited before it was ready:\n${log}`)));
   });
   return {
+    /** As DNS_SERVERS takes it. */
     address: `127.0.0.1:${port}`,
-    pid: child.pid!,
+    /** What the server logged so far (with `log-queries` among the records: every query it was asked). */
     log: () => log,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGTERM');

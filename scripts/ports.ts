@@ -14,20 +14,17 @@ const LOW = 20_000;
 const HIGH = 32_767;
 const handedOut = new Set<number>();
 
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
 /** A 127.0.0.1 port that was free a moment ago and that this process has not handed out before. */
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = LOW + Math.floor(Math.random() * (HIGH - LOW + 1));
     if (handedOut.has(port)) continue;
-    if (await canListen(port)) {
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) {
       handedOut.add(port);
       return port;
     }

@@ -7,7 +7,6 @@
  * left running. package.json runs this file with `exec`, so the signals npm forwards reach it.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { configOrExit } from '../api/config.ts';
 import { preflight } from '../api/start/preflight.ts';
 import { productionGuardOrExit } from '../site/lib/production-guard.ts';
@@ -25,7 +24,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
  * process group reaches this process directly and again through npm, which forwards it.
  */
 const SAME_SIGNAL_MS = 1_000;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(import.meta.dirname, '..');
 const config = configOrExit();
 productionGuardOrExit(config); // before any build: docs/deploy.md, "Before the first deploy"
 const logger = createLogger('front', config);

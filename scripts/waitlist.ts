@@ -1,37 +1,26 @@
 /**
- * Operator command for the waitlist (`npm run waitlist -- --help`): export, count, show (GDPR
- * Art. 15), erase (Art. 17, one address or a list), check (waitlist/check.ts: which members a message
- * can reach), invite (waitlist/invite.ts: the one message each member is promised),
- * on whichever engine the configuration selects, while the service runs
- * (api/sidecar/operator/access.ts: PostgreSQL directly; JSON through the sidecar's operator socket,
- * or the file itself when no sidecar runs). Nothing here prints an address from the data except
- * the export, the one record `show` was asked for, `check --list` and `invite --json`'s lines, all on stdout;
- * messages echo only what the operator typed.
+ * Operator command for the waitlist (`npm run waitlist -- --help`), on whichever engine the
+ * configuration selects, while the service runs (api/sidecar/operator/access.ts: PostgreSQL
+ * directly; JSON through the sidecar's operator socket, or the file itself when no sidecar runs).
+ * Nothing here prints an address from the data except the export, the one record `show` was asked
+ * for, `check --list` and `invite --json`'s lines, all on stdout; messages echo only what the
+ * operator typed.
  */
 import { resolve } from 'node:path';
 import { configOrExit } from '../api/config.ts';
 import { LANGS, type Lang } from '../api/contract/index.ts';
 import { normaliseEmail } from '../api/sidecar/domain/email.ts';
 import { EXPORT_FORMATS, exportHeader, exportLine, type ExportFormat } from '../api/sidecar/domain/record-export.ts';
-import { openForOperator, type OperatorAccess } from '../api/sidecar/operator/access.ts';
 import { EXIT, main, printJson, timeOption, UsageError, write, type Program } from './cli.ts';
 import { check } from './waitlist/check.ts';
 import { eraseList } from './waitlist/erase-list.ts';
 import { invite } from './waitlist/invite.ts';
 import { report } from './waitlist/report.ts';
 import { statsCommand } from './waitlist/stats.ts';
+import { withStore } from './waitlist/store.ts';
 
 /** Lines gathered per write to stdout. */
 const LINES_PER_WRITE = 1000;
-
-async function withStore<T>(intent: 'read' | 'write', use: (access: OperatorAccess) => Promise<T>): Promise<T> {
-  const access = await openForOperator(configOrExit(), intent);
-  try {
-    return await use(access);
-  } finally {
-    await access.close();
-  }
-}
 
 const program: Program = {
   name: 'npm run waitlist --',
@@ -56,10 +45,9 @@ const program: Program = {
       async run({ values }) {
         const format = (values.format ?? 'jsonl') as ExportFormat;
         const since = typeof values.since === 'string' ? new Date(timeOption('since', values.since)).toISOString() : undefined;
-        const filter = { lang: values.lang as Lang | undefined, since };
         await withStore('read', async ({ store }) => {
           let lines = [exportHeader(format)];
-          for await (const record of store.export(filter)) {
+          for await (const record of store.export({ lang: values.lang as Lang | undefined, since })) {
             lines.push(exportLine(format, record));
             if (lines.length < LINES_PER_WRITE) continue;
             await write(lines.join(''));

@@ -8,7 +8,7 @@ import { Resolver } from 'node:dns/promises';
 import { DISPOSABLE_DOMAINS } from './throwaway-domains.ts';
 import { domainOf, isDisposable, mailVerdict, type Answer, type Verdict } from './verdict.ts';
 
-export interface DomainCheckOptions {
+interface DomainCheckOptions {
   /** Resolvers as `ip`, `ip:port` or `[ipv6]:port` (config DNS_SERVERS); empty or unset: the system's. */
   servers?: readonly string[];
   /** How long one query waits for its answer before its one retry. */
@@ -22,10 +22,8 @@ export function createDomainCheck({ servers = [], timeoutMs = 2000 }: DomainChec
   if (servers.length > 0) resolver.setServers(servers);
   const ask = <T>(query: Promise<T[]>): Promise<Answer<T>> =>
     query.then((records) => ({ records }), (error: NodeJS.ErrnoException) => ({ code: error.code ?? 'EUNKNOWN' }));
-  const lookUp = async (domain: string): Promise<Verdict> => {
-    const [mx, a, aaaa] = await Promise.all([ask(resolver.resolveMx(domain)), ask(resolver.resolve4(domain)), ask(resolver.resolve6(domain))]);
-    return mailVerdict(mx, a, aaaa);
-  };
+  const lookUp = async (domain: string) =>
+    mailVerdict(...(await Promise.all([ask(resolver.resolveMx(domain)), ask(resolver.resolve4(domain)), ask(resolver.resolve6(domain))])));
   const verdicts = new Map<string, Promise<Verdict>>();
   return (email) => {
     const domain = domainOf(email);

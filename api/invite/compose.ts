@@ -7,6 +7,7 @@
 import type { SendMailOptions } from 'nodemailer/lib/mailer';
 import { BRAND } from '../contract/brand.ts';
 import type { Lang } from '../contract/index.ts';
+import { domainOf } from '../deliverability/verdict.ts';
 
 export interface RenderedMessage {
   lang: Lang;
@@ -25,8 +26,7 @@ export interface Envelope {
 
 /** The domain of a sender (`Name <a@b.example>` -> b.example), for Message-IDs. */
 export function senderDomain(from: string): string {
-  const address = /<([^>]+)>\s*$/.exec(from)?.[1] ?? from;
-  return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+  return domainOf(/<([^>]+)>\s*$/.exec(from)?.[1] ?? from);
 }
 
 export function composeInvitation(message: RenderedMessage, envelope: Envelope): SendMailOptions {

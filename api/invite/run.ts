@@ -35,7 +35,7 @@ export interface Outcome {
   verdict?: keyof RunSummary['leftOut'];
 }
 
-export interface InviteRunOptions {
+interface InviteRunOptions {
   count: number;
   filter: InviteFilter;
   /** Messages per second across all connections; 0: no limit. */

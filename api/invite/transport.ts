@@ -43,15 +43,11 @@ async function readKey(file: string): Promise<string> {
 }
 
 /** What a failed send means for the message: run.ts says what each is and what it does. */
-export type SendFailure = 'deferred' | 'refused' | 'blocked' | 'unreachable' | 'unknown';
-
-const PER_MESSAGE = new Set(['RCPT TO', 'DATA']);
-
-export function classifyFailure(error: unknown): SendFailure {
+export function classifyFailure(error: unknown): 'deferred' | 'refused' | 'blocked' | 'unreachable' | 'unknown' {
   const e = error as { responseCode?: number; command?: string; code?: string; message?: string };
   if (typeof e.responseCode === 'number') {
     if (e.responseCode >= 400 && e.responseCode < 500) return 'deferred';
-    return PER_MESSAGE.has(e.command ?? '') ? 'refused' : 'blocked';
+    return e.command === 'RCPT TO' || e.command === 'DATA' ? 'refused' : 'blocked';
   }
   if (e.code === 'ETLS' || e.code === 'EAUTH' || /STARTTLS|TLS/.test(e.message ?? '')) return 'blocked';
   if (e.code === 'EDNS' || /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|Greeting never received/.test(e.message ?? '')) return 'unreachable';

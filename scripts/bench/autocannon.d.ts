@@ -1,33 +1,19 @@
 // The part of autocannon 8's API the benchmarks use (the package ships no types).
 declare module 'autocannon' {
-  export interface Histogram {
-    average: number;
-    p50: number;
-    p99: number;
-    max: number;
-  }
   export interface Options {
     url: string;
     /** A Unix socket to connect to instead of the URL's host and port. */
     socketPath?: string;
     connections?: number;
     duration?: number;
-    pipelining?: number;
-    headers?: Record<string, string>;
-    method?: string;
-    /** Requests per second over all connections (an open-loop load at a fixed rate). */
-    overallRate?: number;
     /** Requests sent in turn; `setupRequest` may rewrite each (a fresh body per request). */
     requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string; setupRequest?(request: object): object }[];
   }
   export interface Result {
-    requests: Histogram & { total: number };
-    latency: Histogram;
-    throughput: Histogram;
+    requests: { total: number };
     errors: number;
     timeouts: number;
     non2xx: number;
-    '2xx': number;
   }
   /** A running load: awaitable for the result, and an emitter of each answer as it comes. */
   export interface Instance extends PromiseLike<Result> {

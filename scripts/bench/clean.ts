@@ -8,14 +8,13 @@
  * Options: --records N, --store json|postgres, --before DIR (a checkout without these commands
  * is measured for `count` only, and says so).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startDnsmasq } from '../dnsmasq.ts';
-import { checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
-import { startPostgres, type Postgres } from './postgres.ts';
+import { benchDir, checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
+import { startPostgres } from './postgres.ts';
 import { command, productEnv, startProduct, type CommandRun } from './processes.ts';
-import { fillPostgres, seedDomain, writeJsonStore } from './seed.ts';
+import { seedDomain, seedStore } from './seed.ts';
 import { count, table } from './table.ts';
 
 const RECORDS = numberOption('records', 100_000);
@@ -28,10 +27,10 @@ for (let d = 0; d < DOMAINS; d++) {
   if (d % 3 === 1) zone.push(`host-record=d${d}.test,127.0.0.1`);
 }
 const dns = await during(`dnsmasq with ${count(DOMAINS)} domains`, startDnsmasq(zone));
-const tmp = await mkdtemp(path.join(tmpdir(), 'bench-clean-'));
+const tmp = benchDir('clean');
 const eraseFile = path.join(tmp, 'erase.txt');
 await writeFile(eraseFile, Array.from({ length: ERASED }, (_, i) => `seed${i}@${seedDomain(i, DOMAINS)}\n`).join(''));
-const postgres: Postgres | undefined = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
+const postgres = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
 try {
   const rows: string[][] = [];
   for (const store of stores()) {
@@ -42,18 +41,11 @@ try {
 } finally {
   await postgres?.stop();
   await dns.stop();
-  await rm(tmp, { recursive: true, force: true });
 }
 
 /** The row of one store and checkout: count, check and erase, each its wall time and peak memory. */
 async function measure(store: 'json' | 'postgres', checkout: Checkout): Promise<string[]> {
-  const name = `${store}_${checkout.label}`;
-  const settings: Record<string, string> = { DATA_DIR: path.join(tmp, name) };
-  if (store === 'json') await during(`${checkout.label}: the JSON store at ${count(RECORDS)} records`, writeJsonStore(settings.DATA_DIR, RECORDS, 0, RECORDS, DOMAINS));
-  else {
-    settings.DATABASE_URL = await postgres!.database(name);
-    await fillPostgres(checkout, settings.DATABASE_URL, RECORDS, DOMAINS);
-  }
+  const settings = await seedStore(store, checkout, postgres, path.join(tmp, `${store}_${checkout.label}`), RECORDS, DOMAINS);
   const product = await during(`${checkout.label}: starting the product on ${store}`, startProduct(checkout, settings.DATA_DIR, settings));
   const env = productEnv({ ...settings, DNS_SERVERS: dns.address });
   const run = (args: string[]) => during(`${checkout.label}: waitlist ${args.join(' ')} on ${store}`, command(checkout, 'scripts/waitlist.ts', args, env));

@@ -7,15 +7,13 @@
  * On each store at 100,000 records.
  * Options: --records N, --duration S (10), --store json|postgres, --before DIR.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { measure, signUps, type Measured } from './load.ts';
-import { checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
-import { startPostgres, type Postgres } from './postgres.ts';
+import { benchDir, checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
+import { startPostgres } from './postgres.ts';
 import { command, productEnv, startProduct } from './processes.ts';
-import { fillPostgres, writeJsonStore } from './seed.ts';
+import { seedStore } from './seed.ts';
 import { count, ms, ratio, table } from './table.ts';
 
 const RECORDS = numberOption('records', 100_000);
@@ -38,8 +36,8 @@ const smtp = new SMTPServer({
 await new Promise<void>((done) => smtp.listen(0, '127.0.0.1', done));
 const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}?starttls=off`;
 
-const tmp = await mkdtemp(path.join(tmpdir(), 'bench-invite-'));
-const postgres: Postgres | undefined = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
+const tmp = benchDir('invite');
+const postgres = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
 try {
   const rows: string[][] = [];
   for (const store of stores()) {
@@ -59,19 +57,13 @@ try {
   table(`Sign-ups beside invite --rate ${RATE} at ${count(RECORDS)} records: ${CONNECTIONS} clients, windows of ${DURATION} s; p99 in ms`, head, rows);
 } finally {
   await postgres?.stop();
-  await rm(tmp, { recursive: true, force: true });
   smtp.close();
 }
 
 /** The sign-ups' three windows, and how many messages the run sent. */
 async function windows(store: 'json' | 'postgres', checkout: Checkout): Promise<[Measured, Measured, Measured, number]> {
   const name = `${store}_${checkout.label}`;
-  const settings: Record<string, string> = { DATA_DIR: path.join(tmp, name) };
-  if (store === 'json') await during(`${checkout.label}: the JSON store at ${count(RECORDS)} records`, writeJsonStore(settings.DATA_DIR, RECORDS));
-  else {
-    settings.DATABASE_URL = await postgres!.database(name);
-    await fillPostgres(checkout, settings.DATABASE_URL, RECORDS);
-  }
+  const settings = await seedStore(store, checkout, postgres, path.join(tmp, name), RECORDS);
   const product = await during(`${checkout.label}: starting the product on ${store}`, startProduct(checkout, settings.DATA_DIR, settings));
   try {
     let window = 0;

@@ -4,15 +4,12 @@
  * autocannon's 'response' event, exact to the microsecond: its own histogram keeps whole
  * milliseconds, and most loopback answers take less than one.
  */
-import autocannon from 'autocannon';
+import autocannon, { type Options } from 'autocannon';
 import { API_PATHS } from '../../api/contract/index.ts';
 import { cpuSeconds } from './processes.ts';
 
-export interface Target {
-  url: string;
-  /** The sidecar's Unix socket instead of the URL's host and port. */
-  socketPath?: string;
-}
+/** A URL, or the sidecar's Unix socket instead of the URL's host and port. */
+export type Target = Pick<Options, 'url' | 'socketPath'>;
 
 export interface Request {
   method?: 'GET' | 'POST';
@@ -63,8 +60,20 @@ export async function measure(target: Target, request: Request, connections: num
   };
 }
 
+/**
+ * `rounds` runs of each of `loads` loads, the order alternating so that no load always runs right
+ * after the same neighbour; the median of each.
+ */
+export async function interleaved(loads: number, rounds: number, run: (i: number, round: number) => Promise<Measured>): Promise<Measured[]> {
+  const runs = Array.from({ length: loads }, (): Measured[] => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const i of round % 2 ? [...runs.keys()].reverse() : runs.keys()) runs[i].push(await run(i, round));
+  }
+  return runs.map(median);
+}
+
 /** The per-metric median of several runs of one load: one busy moment of the machine does not decide a row. */
-export function median(runs: Measured[]): Measured {
+function median(runs: Measured[]): Measured {
   const mid = (key: (m: Measured) => number) => runs.map(key).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
   return {
     requestsPerSecond: mid((m) => m.requestsPerSecond),

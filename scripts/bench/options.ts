@@ -4,6 +4,8 @@
  * starts and one every few seconds while it runs, so that a slow phase is never mistaken for a
  * hung one. Result tables go to stdout.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -38,15 +40,19 @@ export function stores(): ('json' | 'postgres')[] {
   return (['json', 'postgres'] as const).filter((store) => chosen.split(',').includes(store));
 }
 
-/** A product to measure: this checkout, and with `--before DIR` that checkout as well. */
-export interface Checkout {
-  label: 'after' | 'before';
-  root: string;
+/** The products to measure: this checkout, and with `--before DIR` that checkout as well. */
+export function checkouts() {
+  const before = typeof values.before === 'string' ? [{ label: 'before' as const, root: path.resolve(values.before) }] : [];
+  return [{ label: 'after' as const, root: path.resolve(import.meta.dirname, '..', '..') }, ...before];
 }
 
-export function checkouts(): Checkout[] {
-  const before = typeof values.before === 'string' ? [{ label: 'before' as const, root: path.resolve(values.before) }] : [];
-  return [{ label: 'after', root: path.resolve(import.meta.dirname, '..', '..') }, ...before];
+export type Checkout = ReturnType<typeof checkouts>[number];
+
+/** A temp dir for the bench's data (`bench-NAME-…`), removed when the process exits (a failed bench included). */
+export function benchDir(name: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), `bench-${name}-`));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 const TICK_MS = 4_000;

@@ -12,20 +12,15 @@ import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../ports.ts';
 
-export interface Postgres {
-  /** A new empty database on the server; its URL. */
-  database(name: string): Promise<string>;
-  pid: number;
-  stop(): Promise<void>;
-}
-
 const isRoot = process.getuid?.() === 0;
 
 function asPostgres(bin: string, args: string[]): [string, string[]] {
   return isRoot ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--clear-groups', '--reset-env', bin, ...args]] : [bin, args];
 }
 
-export async function startPostgres(): Promise<Postgres> {
+export type Postgres = Awaited<ReturnType<typeof startPostgres>>;
+
+export async function startPostgres() {
   const version = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))[0];
   const bin = `/usr/lib/postgresql/${version}/bin`;
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-pg-'));
@@ -46,8 +41,8 @@ export async function startPostgres(): Promise<Postgres> {
   });
   const admin = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
-    pid: child.pid!,
-    async database(name) {
+    /** A new empty database on the server; its URL. */
+    async database(name: string) {
       const client = new pg.Client({ connectionString: admin });
       await client.connect();
       await client.query(`CREATE DATABASE "${name}"`).finally(() => client.end());

@@ -5,24 +5,14 @@
  * 127.0.0.1 and is stopped by the PID this process holds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { openSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { text } from 'node:stream/consumers';
 import { API_PATHS } from '../../api/contract/index.ts';
 import { freePort, waitForPort } from '../ports.ts';
 import type { Checkout } from './options.ts';
-
-export interface Running {
-  name: string;
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-export interface Product extends Running {
-  /** The sidecar's Unix socket (docs/configuration.md, SIDECAR_LISTEN=socket): the API without the front. */
-  socketPath: string;
-}
 
 /** The site's base URL in every bench: the product's and nginx's Link headers name the same origin. */
 const BASE_URL = 'http://localhost:4321';
@@ -49,26 +39,23 @@ export function productEnv(settings: Record<string, string>): NodeJS.ProcessEnv 
  * stale. Ready once the API status answers 200 through the front. Its output goes to a log file
  * in `dataDir`'s parent.
  */
-export async function startProduct(checkout: Checkout, dataDir: string, settings: Record<string, string> = {}): Promise<Product> {
+export async function startProduct(checkout: Checkout, dataDir: string, settings: Record<string, string> = {}) {
   const port = await freePort();
   await mkdir(dataDir, { recursive: true });
   const log = openSync(`${dataDir}.log`, 'w');
   const env = productEnv({ HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, ...settings });
   const child = spawn(process.execPath, ['scripts/start.ts'], { cwd: checkout.root, env, stdio: ['ignore', log, log] });
   const url = `http://127.0.0.1:${port}`;
-  await untilStatus(url, child, `${dataDir}.log`);
+  // The site build may come first: minutes, not seconds.
+  while ((await fetch(url + API_PATHS.status).then((res) => res.status, () => 0)) !== 200) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${(await readFile(`${dataDir}.log`, 'utf8')).slice(-2000)}`);
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  // socketPath: the sidecar's (docs/configuration.md, SIDECAR_LISTEN=socket), the API without the front.
   return { name: `front (${checkout.label})`, url, pid: child.pid!, socketPath: path.join(dataDir, 'sidecar.sock'), stop: () => stop(child) };
 }
 
-/** Polls the API status until it answers 200 (the site build may come first: minutes, not seconds). */
-async function untilStatus(url: string, child: ChildProcess, logFile: string): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${(await readFile(logFile, 'utf8')).slice(-2000)}`);
-    const status = await fetch(url + API_PATHS.status).then((res) => res.status, () => 0);
-    if (status === 200) return;
-    await new Promise((done) => setTimeout(done, 200));
-  }
-}
+export type Product = Awaited<ReturnType<typeof startProduct>>;
 
 export function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -78,14 +65,6 @@ export function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): P
   return exited.finally(() => clearTimeout(timer));
 }
 
-export interface CommandRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  seconds: number;
-  peakMb: number;
-}
-
 /**
  * Preloaded into an operator command: its peak memory (Node's documented resourceUsage) as the
  * last line of its stderr, whichever way it exits. Pipes are written synchronously on Linux.
@@ -93,21 +72,16 @@ export interface CommandRun {
 const PEAK_REPORTER = `data:text/javascript,process.on('exit', () => process.stderr.write('bench-peak-kib ' + process.resourceUsage().maxRSS + '\\n'))`;
 
 /** An operator command of a checkout (`scripts/waitlist.ts`, `scripts/clients.ts`): its output, wall time and peak memory. */
-export function command(checkout: Checkout, script: string, args: string[], env: NodeJS.ProcessEnv): Promise<CommandRun> {
+export async function command(checkout: Checkout, script: string, args: string[], env: NodeJS.ProcessEnv) {
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', PEAK_REPORTER, script, ...args], { cwd: checkout.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((done) =>
-    child.on('close', (code) => {
-      const kib = Number(/bench-peak-kib (\d+)\s*$/.exec(stderr)?.[1]);
-      const seconds = (performance.now() - started) / 1000;
-      done({ code: code ?? 1, stdout, stderr: stderr.replace(/bench-peak-kib .*\s*$/, ''), seconds, peakMb: kib / 1024 });
-    }),
-  );
+  const [stdout, stderr, [code]] = await Promise.all([text(child.stdout), text(child.stderr), once(child, 'close')]);
+  const kib = Number(/bench-peak-kib (\d+)\s*$/.exec(stderr)?.[1]);
+  const seconds = (performance.now() - started) / 1000;
+  return { code: (code as number | null) ?? 1, stdout, stderr: stderr.replace(/bench-peak-kib .*\s*$/, ''), seconds, peakMb: kib / 1024 };
 }
+
+export type CommandRun = Awaited<ReturnType<typeof command>>;
 
 /** A command that must succeed; its stdout. */
 export async function mustRun(checkout: Checkout, script: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -139,7 +113,7 @@ const CLOCK_TICKS = 100;
  * Debian's nginx in the foreground with nginx.conf of this folder (the configuration
  * docs/static-hosting.md publishes), writing a buffered access log as a production nginx does.
  */
-export async function nginx(prefix: string, dist: string): Promise<Running> {
+export async function nginx(prefix: string, dist: string) {
   const port = await freePort();
   const values: Record<string, string> = {
     PREFIX: prefix,

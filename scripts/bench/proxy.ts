@@ -6,12 +6,10 @@
  * child) says what the hop costs, steadily where latencies on a busy machine are not.
  * Options: --duration S (5), --rounds N (3), --before DIR.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { API_PATHS } from '../../api/contract/index.ts';
-import { measure, median, signUps, type Measured, type Request, type Target } from './load.ts';
-import { checkouts, during, numberOption } from './options.ts';
+import { interleaved, measure, signUps, type Request, type Target } from './load.ts';
+import { benchDir, checkouts, during, numberOption } from './options.ts';
 import { startProduct, type Product } from './processes.ts';
 import { count, ms, ratio, table } from './table.ts';
 
@@ -19,7 +17,7 @@ const DURATION = numberOption('duration', 5);
 const ROUNDS = numberOption('rounds', 3);
 const CONNECTIONS = 32;
 
-const tmp = await mkdtemp(path.join(tmpdir(), 'bench-proxy-'));
+const tmp = benchDir('proxy');
 const products: Product[] = [];
 try {
   for (const checkout of checkouts()) {
@@ -35,15 +33,11 @@ try {
       [`front (${checkouts()[k].label})`, { url: product.url }, product.pid],
       [`sidecar (${checkouts()[k].label})`, { url: 'http://localhost', socketPath: product.socketPath }, product.pid],
     ]);
-    const runs = routes.map((): Measured[] => []);
     let run = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const i of round % 2 ? [...routes.keys()].reverse() : routes.keys()) {
-        const label = `${name}, round ${round + 1}/${ROUNDS}: ${routes[i][0]}, ${DURATION} s`;
-        runs[i].push(await during(label, measure(routes[i][1], request(run++), CONNECTIONS, DURATION, routes[i][2])));
-      }
-    }
-    const results = runs.map(median);
+    const results = await interleaved(routes.length, ROUNDS, (i, round) => {
+      const label = `${name}, round ${round + 1}/${ROUNDS}: ${routes[i][0]}, ${DURATION} s`;
+      return during(label, measure(routes[i][1], request(run++), CONNECTIONS, DURATION, routes[i][2]));
+    });
     routes.forEach(([route], i) => {
       const m = results[i];
       // Rows come in pairs, the front's then its sidecar's.
@@ -57,5 +51,4 @@ try {
   table(title, ['request', 'route', 'req/s', 'p50', 'p99', 'p50 / direct', 'p99 / direct', 'cpu µs/req', 'cpu after / before', 'errors'], rows);
 } finally {
   for (const product of products) await product.stop();
-  await rm(tmp, { recursive: true, force: true });
 }

@@ -6,33 +6,25 @@
  * --rounds runs.
  * Options: --records N (both stores), --rounds N (3), --store json|postgres, --before DIR.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { checkouts, during, numberOption, stores } from './options.ts';
-import { startPostgres, type Postgres } from './postgres.ts';
+import { benchDir, checkouts, during, numberOption, stores } from './options.ts';
+import { startPostgres } from './postgres.ts';
 import { command, productEnv, type CommandRun } from './processes.ts';
-import { fillPostgres, writeJsonStore } from './seed.ts';
+import { seedStore } from './seed.ts';
 import { count, ratio, table } from './table.ts';
 
 const ROUNDS = numberOption('rounds', 3);
 const RECORDS = { json: numberOption('records', 100_000), postgres: numberOption('records', 1_000_000) };
 
-const tmp = await mkdtemp(path.join(tmpdir(), 'bench-report-'));
-const postgres: Postgres | undefined = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
+const tmp = benchDir('report');
+const postgres = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
 try {
   const rows: string[][] = [];
   for (const store of stores()) {
     const reports: CommandRun[] = [];
     for (const checkout of checkouts()) {
       const name = `${store}_${checkout.label}`;
-      const settings: Record<string, string> = { DATA_DIR: path.join(tmp, name) };
-      if (store === 'json') await during(`${checkout.label}: the JSON store at ${count(RECORDS.json)} records`, writeJsonStore(settings.DATA_DIR, RECORDS.json));
-      else {
-        settings.DATABASE_URL = await postgres!.database(name);
-        await fillPostgres(checkout, settings.DATABASE_URL, RECORDS.postgres);
-      }
-      const env = productEnv(settings);
+      const env = productEnv(await seedStore(store, checkout, postgres, path.join(tmp, name), RECORDS[store]));
       const runs = { report: [] as CommandRun[], count: [] as CommandRun[] };
       for (let round = 0; round < ROUNDS; round++) {
         for (const kind of ['report', 'count'] as const) {
@@ -53,7 +45,6 @@ try {
   table(`The report command (HTML), median of ${ROUNDS} runs; peak memory of the whole command`, head, rows, 3);
 } finally {
   await postgres?.stop();
-  await rm(tmp, { recursive: true, force: true });
 }
 
 /** The run of median wall time. */

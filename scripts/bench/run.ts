@@ -18,7 +18,6 @@ const BENCHES = {
   invite: "invite --rate 5 beside 32 clients' sign-ups, against the same load without it",
   clean: 'check over 100,000 members at 5,000 domains (local DNS) and erase --from of 10,000, against `waitlist count`',
 } as const;
-type Name = keyof typeof BENCHES;
 
 const USAGE = `usage: npm run bench -- [NAME …] [--before DIR] [--duration S] [--rounds N] [--records N] [--store json|postgres]
 ${Object.entries(BENCHES).map(([name, what]) => `  ${name.padEnd(8)} ${what}`).join('\n')}
@@ -29,16 +28,15 @@ if (args.includes('--help') || args.includes('-h')) {
   console.log(USAGE);
   process.exit(0);
 }
-const isName = (arg: string): arg is Name => Object.hasOwn(BENCHES, arg);
 // A word that is neither an option nor the value of one names a bench.
 const words = args.filter((arg, i) => !arg.startsWith('-') && !(args[i - 1]?.startsWith('--') && !args[i - 1].includes('=')));
-const unknown = words.filter((word) => !isName(word));
+const unknown = words.filter((word) => !Object.hasOwn(BENCHES, word));
 if (unknown.length > 0) {
   console.error(`no bench called ${unknown.join(', ')}\n${USAGE}`);
   process.exit(2);
 }
-const names = words.length > 0 ? words.filter(isName) : (Object.keys(BENCHES) as Name[]);
-const options = args.filter((arg) => !names.includes(arg as Name));
+const names = words.length > 0 ? words : Object.keys(BENCHES);
+const options = args.filter((arg) => !names.includes(arg));
 
 const failed: string[] = [];
 const started = performance.now();

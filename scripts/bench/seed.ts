@@ -14,9 +14,10 @@ import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import pg from 'pg';
 import { BUILDING, CONSENT_TEXT_VERSION, LANGS, ROLES, SOURCES } from '../../api/contract/index.ts';
-import type { Checkout } from './options.ts';
-import { during } from './options.ts';
+import { during, type Checkout } from './options.ts';
+import type { Postgres } from './postgres.ts';
 import { mustRun, productEnv } from './processes.ts';
+import { count } from './table.ts';
 
 const SPREAD_MS = 60 * 24 * 3600 * 1000;
 
@@ -44,18 +45,32 @@ function record(i: number, size: number, now: number, domains: number): object {
   };
 }
 
-/** The JSON store's data file in `dataDir` with records `from` to `to - 1` of a list of `size`. */
-export async function writeJsonStore(dataDir: string, size: number, from = 0, to = size, domains = 0): Promise<void> {
+/** The JSON store's data file in `dataDir` with the first `to` records of a list of `size`. */
+async function writeJsonStore(dataDir: string, size: number, to: number, domains: number): Promise<void> {
   await mkdir(dataDir, { recursive: true });
   const file = createWriteStream(path.join(dataDir, 'waitlist.json'));
   const now = Date.now();
   file.write('{"format":"waitlist-store","version":1,"records":[');
-  for (let i = from; i < to; i++) {
-    const line = (i > from ? ',' : '') + JSON.stringify(record(i, size, now, domains));
+  for (let i = 0; i < to; i++) {
+    const line = (i > 0 ? ',' : '') + JSON.stringify(record(i, size, now, domains));
     if (!file.write(line)) await once(file, 'drain');
   }
   file.end(']}\n');
   await finished(file);
+}
+
+/**
+ * A bench's data for one store and checkout: the JSON store in `dataDir`, or a new database named
+ * after `dataDir` on `postgres`. Resolves with the product's settings for it.
+ */
+export async function seedStore(store: 'json' | 'postgres', checkout: Checkout, postgres: Postgres | undefined, dataDir: string, size: number, domains = 0) {
+  const settings: Record<string, string> = { DATA_DIR: dataDir };
+  if (store === 'json') await during(`${checkout.label}: the JSON store at ${count(size)} records`, writeJsonStore(dataDir, size, size, domains));
+  else {
+    settings.DATABASE_URL = await postgres!.database(path.basename(dataDir).replaceAll('-', '_'));
+    await fillPostgres(checkout, settings.DATABASE_URL, size, domains);
+  }
+  return settings;
 }
 
 /**
@@ -68,7 +83,7 @@ export async function fillPostgres(checkout: Checkout, url: string, size: number
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-seed-'));
   const migrate = () => mustRun(checkout, 'scripts/waitlist.ts', ['migrate', '--to', url], productEnv({ DATA_DIR: dataDir }));
   try {
-    await writeJsonStore(dataDir, size, 0, 1, domains);
+    await writeJsonStore(dataDir, size, 1, domains);
     await during(`${checkout.label}: PostgreSQL schema through migrate`, migrate);
     const db = new pg.Client({ connectionString: url });
     await db.connect();

@@ -7,14 +7,12 @@
  * Options: --records N (the larger size of both stores), --duration S (10), --store json|postgres,
  * --before DIR.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { measure, signUps, type Measured } from './load.ts';
-import { checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
-import { startPostgres, type Postgres } from './postgres.ts';
+import { benchDir, checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
+import { startPostgres } from './postgres.ts';
 import { startProduct } from './processes.ts';
-import { fillPostgres, writeJsonStore } from './seed.ts';
+import { seedStore } from './seed.ts';
 import { count, ms, ratio, table } from './table.ts';
 
 const DURATION = numberOption('duration', 10);
@@ -24,8 +22,8 @@ const LARGE = { json: numberOption('records', 100_000), postgres: numberOption('
 /** The envelope's sign-up p99 for the JSON store, in ms. */
 const P99_LIMIT_MS = 250;
 
-const tmp = await mkdtemp(path.join(tmpdir(), 'bench-signups-'));
-const postgres: Postgres | undefined = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
+const tmp = benchDir('signups');
+const postgres = stores().includes('postgres') ? await during('starting PostgreSQL', startPostgres()) : undefined;
 const rows: string[][] = [];
 try {
   for (const store of stores()) {
@@ -45,19 +43,13 @@ try {
   table(`Sign-ups through the front: ${CONNECTIONS} clients back to back, ${DURATION} s per store and size`, head, rows, 3);
 } finally {
   await postgres?.stop();
-  await rm(tmp, { recursive: true, force: true });
 }
 
 /** The product on a store of `records` records, loaded once; then stopped. */
 async function signUpsAt(store: 'json' | 'postgres', checkout: Checkout, records: number) {
   const name = `${store}-${records}-${checkout.label}`;
   const dataDir = path.join(tmp, name);
-  const settings: Record<string, string> = {};
-  if (store === 'json') await during(`${checkout.label}: the JSON store at ${count(records)} records`, writeJsonStore(dataDir, records));
-  else {
-    settings.DATABASE_URL = await postgres!.database(name.replaceAll('-', '_'));
-    await fillPostgres(checkout, settings.DATABASE_URL, records);
-  }
+  const settings = await seedStore(store, checkout, postgres, dataDir, records);
   const product = await during(`${checkout.label}: starting the product on ${store}`, startProduct(checkout, dataDir, settings));
   try {
     const m = await during(`${checkout.label}: sign-ups on ${store} at ${count(records)} records, ${DURATION} s`, measure({ url: product.url }, signUps(name), CONNECTIONS, DURATION, product.pid));

@@ -6,13 +6,11 @@
  * from /proc: unlike requests per second, it hardly moves with what else the machine does.
  * Options: --duration S (5), --rounds N (3), --before DIR.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts';
-import { measure, median, type Measured } from './load.ts';
-import { checkouts, during, numberOption } from './options.ts';
-import { nginx, startProduct, type Running } from './processes.ts';
+import { interleaved, measure } from './load.ts';
+import { benchDir, checkouts, during, numberOption } from './options.ts';
+import { nginx, startProduct, type Product } from './processes.ts';
 import { count, ms, ratio, table } from './table.ts';
 
 const DURATION = numberOption('duration', 5);
@@ -20,8 +18,8 @@ const ROUNDS = numberOption('rounds', 3);
 const CONNECTIONS = 32;
 const PATHS = [PAGE_PATHS.home.en, THANKS_PATHS.en, twinPath(THANKS_PATHS.en)];
 
-const tmp = await mkdtemp(path.join(tmpdir(), 'bench-static-'));
-const servers: Running[] = [];
+const tmp = benchDir('static');
+const servers: Omit<Product, 'socketPath'>[] = [];
 try {
   for (const checkout of checkouts()) {
     servers.push(await during(`starting the product (${checkout.label}; it builds its site first if stale)`, startProduct(checkout, path.join(tmp, checkout.label))));
@@ -30,15 +28,10 @@ try {
   servers.push(await nginx(path.join(tmp, 'nginx'), dist));
   const rows: string[][] = [];
   for (const target of PATHS) {
-    const runs = new Map<Running, Measured[]>(servers.map((server) => [server, []]));
-    for (let round = 0; round < ROUNDS; round++) {
-      // The order alternates, so that no server always runs right after the same neighbour.
-      for (const server of round % 2 ? [...servers].reverse() : servers) {
-        const label = `${target}, round ${round + 1}/${ROUNDS}: ${server.name}, ${DURATION} s`;
-        runs.get(server)!.push(await during(label, measure({ url: server.url }, { path: target }, CONNECTIONS, DURATION, server.pid)));
-      }
-    }
-    const results = servers.map((server) => median(runs.get(server)!));
+    const results = await interleaved(servers.length, ROUNDS, (i, round) => {
+      const label = `${target}, round ${round + 1}/${ROUNDS}: ${servers[i].name}, ${DURATION} s`;
+      return during(label, measure({ url: servers[i].url }, { path: target }, CONNECTIONS, DURATION, servers[i].pid));
+    });
     const reference = results.at(-1)!;
     const bytes = await Promise.all(servers.map((server) => fetch(server.url + target).then(async (res) => (await res.arrayBuffer()).byteLength)));
     servers.forEach((server, i) => {
@@ -51,6 +44,5 @@ try {
   table(title, ['path', 'server', 'bytes', 'req/s', 'p99 ms', 'cpu µs/req', 'cpu / nginx', 'cpu after / before', 'errors'], rows);
 } finally {
   for (const server of servers.reverse()) await server.stop();
-  await rm(tmp, { recursive: true, force: true });
 }
 

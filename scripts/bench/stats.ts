@@ -7,13 +7,11 @@
  * Options: --records N, --duration S (5), --rounds N (3), --before DIR.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { API_PATHS } from '../../api/contract/index.ts';
 import { freePort, waitForPort } from '../ports.ts';
-import { measure, median, signUps, type Measured, type Request, type Target } from './load.ts';
-import { checkouts, during, numberOption, type Checkout } from './options.ts';
+import { interleaved, measure, signUps, type Request, type Target } from './load.ts';
+import { benchDir, checkouts, during, numberOption, type Checkout } from './options.ts';
 import { startPostgres } from './postgres.ts';
 import { command, mustRun, productEnv, startProduct, stop, type Product } from './processes.ts';
 import { fillPostgres } from './seed.ts';
@@ -24,7 +22,7 @@ const DURATION = numberOption('duration', 5);
 const ROUNDS = numberOption('rounds', 3);
 const CONNECTIONS = 32;
 
-const tmp = await mkdtemp(path.join(tmpdir(), 'bench-stats-'));
+const tmp = benchDir('stats');
 const postgres = await during('starting PostgreSQL', startPostgres());
 const products: Product[] = [];
 try {
@@ -53,14 +51,10 @@ try {
   try {
     await waitForPort(floorPort, floor);
     routes.push(['h3 floor', { url: `http://127.0.0.1:${floorPort}` }, { path: API_PATHS.stats }]);
-    const runs = routes.map((): Measured[] => []);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const i of round % 2 ? [...routes.keys()].reverse() : routes.keys()) {
-        const [name, target, request] = routes[i];
-        runs[i].push(await during(`statistics, round ${round + 1}/${ROUNDS}: ${name}, ${DURATION} s`, measure(target, request, CONNECTIONS, DURATION)));
-      }
-    }
-    const results = runs.map(median);
+    const results = await interleaved(routes.length, ROUNDS, (i, round) => {
+      const [name, target, request] = routes[i];
+      return during(`statistics, round ${round + 1}/${ROUNDS}: ${name}, ${DURATION} s`, measure(target, request, CONNECTIONS, DURATION));
+    });
     const floorResult = results.at(-1)!;
     const rows = routes.map(([name], i) => {
       const m = results[i];
@@ -76,7 +70,6 @@ try {
 } finally {
   for (const product of products) await product.stop();
   await postgres.stop();
-  await rm(tmp, { recursive: true, force: true });
 }
 
 async function start(checkout: Checkout, url: string, name: string): Promise<Product> {
@@ -90,11 +83,8 @@ async function token(checkout: Checkout, url: string, product: Product): Promise
   const created = JSON.parse(await mustRun(checkout, 'scripts/clients.ts', ['create', '--json', 'bench'], productEnv({ DATABASE_URL: url })));
   const res = await fetch(product.url + API_PATHS.token, {
     method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${created.client_id}:${created.client_secret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials',
+    headers: { authorization: `Basic ${Buffer.from(`${created.client_id}:${created.client_secret}`).toString('base64')}` },
+    body: new URLSearchParams({ grant_type: 'client_credentials' }),
   });
   if (res.status !== 200) throw new Error(`the token request answered ${res.status}`);
   return ((await res.json()) as { access_token: string }).access_token;

@@ -7,10 +7,10 @@ import { configOrExit } from '../../api/config.ts';
 import { LANGS, type Lang } from '../../api/contract/index.ts';
 import { createDomainCheck } from '../../api/deliverability/domain-check.ts';
 import { VERDICTS, type Verdict } from '../../api/deliverability/verdict.ts';
-import { openForOperator } from '../../api/sidecar/operator/access.ts';
 import { EXIT, printJson, UsageError, type Subcommand } from '../cli.ts';
 import { inOrder } from './in-order.ts';
 import { progressBar } from './progress.ts';
+import { withStore } from './store.ts';
 
 /** Members checked at once: at most this many domains are looked up at a time. */
 export const CHECKS_AHEAD = 32;
@@ -19,12 +19,9 @@ type Counts = Record<Verdict, number>;
 const zero = (): Counts => ({ ok: 0, disposable: 0, no_mail: 0, unknown: 0 });
 
 function table(counts: Counts, byLang: Record<Lang, Counts>): string {
-  const cells = (values: (string | number)[]) => values.map((v) => String(v).padStart(8)).join('');
-  const lines = [`${'verdict'.padEnd(12)}${cells(['members', ...LANGS])}`];
-  for (const verdict of VERDICTS) {
-    lines.push(`${verdict.padEnd(12)}${cells([counts[verdict], ...LANGS.map((lang) => byLang[lang][verdict])])}`);
-  }
-  return `${lines.join('\n')}\n`;
+  const row = (label: string, cells: (string | number)[]) => `${label.padEnd(12)}${cells.map((v) => String(v).padStart(8)).join('')}\n`;
+  const rows = VERDICTS.map((verdict) => row(verdict, [counts[verdict], ...LANGS.map((lang) => byLang[lang][verdict])]));
+  return row('verdict', ['members', ...LANGS]) + rows.join('');
 }
 
 export const check: Subcommand = {
@@ -40,15 +37,13 @@ export const check: Subcommand = {
   options: { json: { type: 'boolean' }, list: { type: 'string', choices: VERDICTS }, lang: { type: 'string', choices: LANGS } },
   async run({ values }) {
     if (values.json && values.list) throw new UsageError('--json and --list both write to stdout: give one of them');
-    const config = configOrExit();
-    const verdictOf = createDomainCheck({ servers: config.DNS_SERVERS });
+    const verdictOf = createDomainCheck({ servers: configOrExit().DNS_SERVERS });
     const counts = zero();
     const byLang = Object.fromEntries(LANGS.map((lang) => [lang, zero()])) as Record<Lang, Counts>;
-    const access = await openForOperator(config, 'read');
-    try {
-      const bar = progressBar(await access.store.count(), 'checked');
-      for await (const [record, verdict] of inOrder(access.store.export({ lang: values.lang as Lang | undefined }), CHECKS_AHEAD, async (record) => {
-        bar.tick();
+    await withStore('read', async ({ store }) => {
+      const bar = progressBar(await store.count(), ' checked {bar} {value}/{total} | {eta_formatted} left');
+      for await (const [record, verdict] of inOrder(store.export({ lang: values.lang as Lang | undefined }), CHECKS_AHEAD, async (record) => {
+        bar?.increment();
         return record.invitation ? undefined : verdictOf(record.email);
       })) {
         if (verdict === undefined) continue;
@@ -56,10 +51,8 @@ export const check: Subcommand = {
         byLang[record.lang][verdict] += 1;
         if (verdict === values.list) process.stdout.write(`${record.email}\n`);
       }
-      bar.stop();
-    } finally {
-      await access.close();
-    }
+      bar?.stop();
+    });
     if (values.json) printJson({ counts, byLang });
     else (values.list ? process.stderr : process.stdout).write(table(counts, byLang));
     return EXIT.ok;

@@ -7,12 +7,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
-import { configOrExit } from '../../api/config.ts';
 import { normaliseEmail } from '../../api/sidecar/domain/email.ts';
 import { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
-import { openForOperator } from '../../api/sidecar/operator/access.ts';
 import { confirmed, EXIT } from '../cli.ts';
 import { progressBar } from './progress.ts';
+import { withStore } from './store.ts';
 
 /** Addresses erased in one durable write (one request of the operator channel). */
 const ERASE_CHUNK = 1000;
@@ -40,25 +39,23 @@ export async function eraseList(source: string, yes: boolean): Promise<number> {
     return EXIT.error;
   }
   let erased = 0;
-  const access = await openForOperator(configOrExit(), 'write');
-  try {
-    const bar = progressBar(addresses.size, 'erased');
+  const where = await withStore('write', async ({ store, where }) => {
+    const bar = progressBar(addresses.size, ' erased {bar} {value}/{total} | {eta_formatted} left');
     const entries = [...addresses];
     for (let start = 0; start < entries.length; start += ERASE_CHUNK) {
       const chunk = entries.slice(start, start + ERASE_CHUNK);
-      const done = await access.store.eraseMany(chunk.map(([email]) => email));
+      const done = await store.eraseMany(chunk.map(([email]) => email));
       chunk.forEach(([, { line, typed }], i) => {
         if (done[i]) erased += 1;
         else problems.push([line, `${JSON.stringify(typed)}: no record of that address`]);
       });
-      bar.tick(chunk.length);
+      bar?.increment(chunk.length);
     }
-    bar.stop();
-  } finally {
-    await access.close();
-  }
+    bar?.stop();
+    return where;
+  });
   for (const [line, message] of problems.sort((a, b) => a[0] - b[0])) process.stderr.write(`line ${line}: ${message}\n`);
-  console.log(`Erased ${erased} record(s) from ${access.where}; backups still hold them until they are rotated.`);
+  console.log(`Erased ${erased} record(s) from ${where}; backups still hold them until they are rotated.`);
   if (problems.length > 0) console.log(`${problems.length} line(s) could not be erased: named on stderr.`);
   return problems.length === 0 ? EXIT.ok : EXIT.error;
 }

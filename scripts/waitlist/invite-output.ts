@@ -9,41 +9,29 @@
  * they may have it. Every run lists them first; none is sent again or skipped silently. The log
  * names them by Message-ID (to look up in the mail server's log), --json by address too.
  */
-import cliProgress from 'cli-progress';
 import type { Outcome, RunSummary } from '../../api/invite/run.ts';
 import { redact } from '../../api/log/redact.ts';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { printJson } from '../cli.ts';
 import { leftOutLine } from './invite-preview.ts';
+import { progressBar } from './progress.ts';
 
 export function runOutput(total: number, json: boolean) {
-  const bar = process.stderr.isTTY
-    ? new cliProgress.SingleBar(
-        {
-          stream: process.stderr,
-          format: ' {bar} {value}/{total} | sent {sent} | failed {failed} | left {left} | {speed}/s | time left {eta_formatted}',
-          hideCursor: true,
-          etaBuffer: 50,
-        },
-        cliProgress.Presets.shades_classic,
-      )
-    : undefined;
   const started = performance.now();
-  const counts = { sent: 0, failed: 0, other: 0 };
+  const counts = { sent: 0, failed: 0, done: 0 };
   const payload = () => {
-    const done = counts.sent + counts.failed + counts.other;
     const seconds = (performance.now() - started) / 1000;
-    return { sent: counts.sent, failed: counts.failed, left: total - done, speed: seconds > 0 ? (done / seconds).toFixed(1) : '0.0' };
+    return { sent: counts.sent, failed: counts.failed, left: total - counts.done, speed: seconds > 0 ? (counts.done / seconds).toFixed(1) : '0.0' };
   };
-  bar?.start(total, 0, payload());
+  const format = ' {bar} {value}/{total} | sent {sent} | failed {failed} | left {left} | {speed}/s | time left {eta_formatted}';
+  const bar = progressBar(total, format, payload(), 50);
   return {
     outcome(outcome: Outcome) {
       if (json) printJson(outcome);
       // Left out: counted in the summary, never among the messages the bar counts.
       if (outcome.state === 'left_out') return;
-      if (outcome.state === 'sent') counts.sent += 1;
-      else if (outcome.state === 'failed') counts.failed += 1;
-      else counts.other += 1;
+      counts.done += 1;
+      if (outcome.state === 'sent' || outcome.state === 'failed') counts[outcome.state] += 1;
       if (outcome.state !== 'sent' && !json) {
         const line = `  ${outcome.state.replace('_', ' ')} (${outcome.lang}, ${outcome.messageId}): ${redact(outcome.reply ?? '')}`;
         // Clears the bar's line first; the bar redraws below on the next update.

@@ -15,7 +15,7 @@ import { matchesInviteFilter, type InviteFilter } from '../../api/sidecar/domain
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import type { OperatorStore } from '../../api/sidecar/store/waitlist-store.ts';
 import { CHECKS_AHEAD } from './check.ts';
-import type { Renderer } from './invite-message.ts';
+import type { Renderer } from './invite-run.ts';
 import { inOrder } from './in-order.ts';
 
 /**

@@ -1,8 +1,7 @@
 /**
- * The run of `npm run waitlist -- invite` (its usage is in invite.ts, which loads this file only
- * when the command runs, so that the other commands never load the mail and Markdown libraries):
- * selection, confirmation, samples; the sending in api/invite/run.ts, the message in
- * invite-message.ts, previews in invite-preview.ts, what the run shows in invite-output.ts.
+ * The run of `npm run waitlist -- invite`: selection, confirmation, samples, and the invitation
+ * rendered from the content templates. invite.ts loads this file only when the command runs, so
+ * that the other commands never load the mail and Markdown libraries.
  */
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -10,17 +9,23 @@ import { configOrExit, type Config } from '../../api/config.ts';
 import { BRAND } from '../../api/contract/brand.ts';
 import { LANGS, type Lang } from '../../api/contract/index.ts';
 import { createDomainCheck } from '../../api/deliverability/domain-check.ts';
-import { composeInvitation, senderDomain } from '../../api/invite/compose.ts';
+import { escapeHtml } from '../../api/docs/escape-html.ts';
+import { composeInvitation, senderDomain, type RenderedMessage } from '../../api/invite/compose.ts';
 import { runInvitations } from '../../api/invite/run.ts';
 import { failureReply, openMailServer } from '../../api/invite/transport.ts';
 import { redact } from '../../api/log/redact.ts';
 import { normaliseEmail } from '../../api/sidecar/domain/email.ts';
 import { newMessageId, type InviteFilter } from '../../api/sidecar/domain/invitation.ts';
-import { openForOperator } from '../../api/sidecar/operator/access.ts';
-import { confirmed, EXIT, UsageError, type Parsed } from '../cli.ts';
-import { invitationRenderer, type Renderer } from './invite-message.ts';
+import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
+import { StartupError } from '../../api/sidecar/store/errors.ts';
+import { memberValues } from '../../site/lib/messages/member-values.ts';
+import { fillMessage } from '../../site/lib/messages/placeholders.ts';
+import { TemplateError } from '../../site/lib/messages/template-file.ts';
+import { loadMessage } from '../../site/lib/messages/templates.ts';
+import { confirmed, EXIT, printJson, UsageError, type Parsed } from '../cli.ts';
 import { reportUnconfirmed, runOutput } from './invite-output.ts';
 import { dryRun, leftOutLine, nextInvitees, perLanguage } from './invite-preview.ts';
+import { withStore } from './store.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Messages in flight at once (SMTP connections of the pool). */
@@ -28,6 +33,31 @@ const CONNECTIONS = 4;
 /** Tries of one message against 4xx or an unreachable server; waits 1 s, 2 s, 4 s between them. */
 const ATTEMPTS = 4;
 const BACKOFF_MS = 1000;
+
+export type Renderer = (record: Pick<WaitlistRecord, 'lang' | 'createdAt'>) => RenderedMessage;
+
+/** Loads the templates; StartupError naming the file and line of a broken one, or the setting a template needs. */
+async function invitationRenderer(config: Config): Promise<Renderer> {
+  const messages = await loadMessage(ROOT, 'invite').catch((error: unknown) => {
+    throw error instanceof TemplateError ? new StartupError(`${error.message}\nNothing was sent.`) : error;
+  });
+  for (const message of Object.values(messages)) {
+    if (!config.INVITE_URL && `${message.subject}${message.text}`.includes('{access_url}')) {
+      throw new StartupError(`${message.source} uses {access_url}: set INVITE_URL to the link members should open (e.g. https://app.example.org/start).`);
+    }
+  }
+  const shared = { baseUrl: config.BASE_URL, accessUrl: config.INVITE_URL };
+  return (record) => {
+    const message = messages[record.lang];
+    const values = memberValues(shared, record.lang, record.createdAt);
+    return {
+      lang: record.lang,
+      subject: fillMessage(message.subject, values),
+      html: fillMessage(message.html, values, escapeHtml),
+      text: fillMessage(message.text, values),
+    };
+  };
+}
 
 function wholeNumber(name: string, value: string | boolean | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -77,7 +107,7 @@ export async function run({ values }: Parsed): Promise<number> {
     process.stderr.write('No mail server configured: set SMTP_URL (e.g. smtp://user:password@mail.example.org:587) to send; --dry-run and --out work without it.\n');
     return EXIT.error;
   }
-  const render = await invitationRenderer(ROOT, config);
+  const render = await invitationRenderer(config);
   // Unset MAIL_FROM: the operator, as on the imprint.
   const from = config.MAIL_FROM ?? `"${BRAND.operator.name.replace(/["\\]/g, '')}" <${BRAND.operator.email}>`;
   const domain = senderDomain(from);
@@ -92,16 +122,14 @@ export async function run({ values }: Parsed): Promise<number> {
     return sendSamples(config, render, langs, { from, to, domain });
   }
 
-  const access = await openForOperator(config, dry ? 'read' : 'write');
-  try {
-    const { store } = access;
+  return withStore(dry ? 'read' : 'write', async ({ store }) => {
     const unconfirmed = await store.unconfirmedInvitations(filter);
     reportUnconfirmed(unconfirmed, { json, resend: values['resend-unconfirmed'] === true });
     const check = values['no-check'] ? undefined : createDomainCheck({ servers: config.DNS_SERVERS });
     const { picked, leftOut } = await nextInvitees(store, filter, count!, values['resend-unconfirmed'] ? unconfirmed : [], check);
     if (picked.length === 0) {
       process.stderr.write(`Nobody left to invite (never invited, matching the filters)${leftOutLine(leftOut)}.\n`);
-      if (json) process.stdout.write(`${JSON.stringify({ summary: { sent: 0, failed: 0, unconfirmed: 0, notSent: 0, leftOut } })}\n`);
+      if (json) printJson({ summary: { sent: 0, failed: 0, unconfirmed: 0, notSent: 0, leftOut } });
       return EXIT.ok;
     }
     if (dry) {
@@ -147,7 +175,5 @@ export async function run({ values }: Parsed): Promise<number> {
       process.off('SIGTERM', onSignal);
       mail.close();
     }
-  } finally {
-    await access.close();
-  }
+  });
 }

@@ -9,13 +9,12 @@
 import { randomBytes } from 'node:crypto';
 import { access, constants, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { configOrExit } from '../../api/config.ts';
 import { DISPOSABLE_DOMAINS } from '../../api/deliverability/throwaway-domains.ts';
 import { DEFAULT_DAYS, MAX_DAYS, reportPeriod, storeRange } from '../../api/report/period.ts';
 import { recentOf } from '../../api/report/recent.ts';
 import { buildReport, type Report } from '../../api/report/series.ts';
-import { openForOperator } from '../../api/sidecar/operator/access.ts';
 import { EXIT, timeOption, UsageError, write, type Subcommand } from '../cli.ts';
+import { withStore } from './store.ts';
 
 const FORMATS = ['html', 'text', 'json'] as const;
 type Format = (typeof FORMATS)[number];
@@ -73,10 +72,10 @@ const WHY: Record<string, string> = {
   EISDIR: 'it is a directory',
   ENOSPC: 'the disk is full',
 };
-/** The reason in words, with the system's code for a search. */
-function problem(error: unknown): string {
+/** Fails with the reason in words, and the system's code for a search. */
+function cannotWrite(out: string, error: unknown): never {
   const code = (error as NodeJS.ErrnoException).code;
-  return code ? `${WHY[code] ?? 'the system refused'} (${code})` : (error as Error).message;
+  throw new Error(`cannot write the report to ${out}: ${code ? `${WHY[code] ?? 'the system refused'} (${code})` : (error as Error).message}`);
 }
 
 export const report: Subcommand = {
@@ -102,25 +101,16 @@ export const report: Subcommand = {
     if (outValue === '') throw new UsageError('--out is empty: give a file name, or - for stdout');
     const out = outValue === '-' ? undefined : resolve(outValue);
     // Checked before the store is asked, so a typo costs nothing.
-    if (out) await writableDirectory(dirname(out)).catch((error) => {
-      throw new Error(`cannot write the report to ${out}: ${problem(error)}`);
-    });
-    const operator = await openForOperator(configOrExit(), 'read');
-    let series, recent;
-    try {
-      series = await operator.store.signupsPerDay(storeRange(period));
-      recent = await recentOf(operator.store, Date.parse(period.now), DISPOSABLE_DOMAINS);
-    } finally {
-      await operator.close();
-    }
-    const text = await render(format, buildReport(period, series, recent));
+    if (out) await writableDirectory(dirname(out)).catch((error) => cannotWrite(out, error));
+    const built = await withStore('read', async ({ store }) =>
+      buildReport(period, await store.signupsPerDay(storeRange(period)), await recentOf(store, Date.parse(period.now), DISPOSABLE_DOMAINS)),
+    );
+    const text = await render(format, built);
     if (!out) {
       await write(text);
       return EXIT.ok;
     }
-    await writeWhole(out, text).catch((error) => {
-      throw new Error(`cannot write the report to ${out}: ${problem(error)}`);
-    });
+    await writeWhole(out, text).catch((error) => cannotWrite(out, error));
     console.error(`Wrote the ${format} report of ${period.from} to ${period.to} to ${out}`);
     return EXIT.ok;
   },

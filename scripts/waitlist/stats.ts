@@ -5,13 +5,12 @@
  * domain/stats.ts computeStats, the definition every store is held to. Counts only: no address.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { configOrExit } from '../../api/config.ts';
 import type { WaitlistStats } from '../../api/contract/index.ts';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { computeStats } from '../../api/sidecar/domain/stats.ts';
-import { openForOperator } from '../../api/sidecar/operator/access.ts';
 import type { OperatorStore } from '../../api/sidecar/store/waitlist-store.ts';
 import { EXIT, printJson, type Subcommand } from '../cli.ts';
+import { withStore } from './store.ts';
 
 /** Records recounted per computeStats call: memory stays flat at any size. */
 const BATCH = 10_000;
@@ -24,11 +23,10 @@ const GROUPS = [
   ['byBuilding', 'use case'],
   ['bySource', 'form'],
 ] as const;
-const NUMBERS = ['total', 'last7Days', 'last30Days'] as const;
 
 /** Every number of a statistics answer by its name (`total`, `byRole.data`, …). */
 function numbersOf(stats: WaitlistStats): Map<string, number> {
-  const numbers = new Map<string, number>(NUMBERS.map((name) => [name, stats[name]]));
+  const numbers = new Map<string, number>((['total', 'last7Days', 'last30Days'] as const).map((name) => [name, stats[name]]));
   for (const [group] of GROUPS) for (const [key, n] of Object.entries(stats[group])) numbers.set(`${group}.${key}`, n);
   return numbers;
 }
@@ -67,17 +65,6 @@ async function verify(store: OperatorStore, now: number, answered: WaitlistStats
   }
 }
 
-function statsLines(stats: WaitlistStats): string[] {
-  const row = (label: string, value: string) => `${label.padEnd(14)}${value}`;
-  return [
-    row('total', String(stats.total)),
-    row('last 7 days', String(stats.last7Days)),
-    row('last 30 days', String(stats.last30Days)),
-    ...GROUPS.map(([group, label]) => row(label, Object.entries(stats[group]).map(([key, n]) => `${key} ${n}`).join(', '))),
-    row('computed at', stats.computedAt),
-  ];
-}
-
 export const statsCommand: Subcommand = {
   synopsis: 'stats [--json] [--verify]',
   help: [
@@ -89,14 +76,18 @@ export const statsCommand: Subcommand = {
   ].join('\n'),
   options: { json: { type: 'boolean' }, verify: { type: 'boolean' } },
   async run({ values }) {
-    const access = await openForOperator(configOrExit(), 'read');
-    try {
+    return withStore('read', async ({ store }) => {
       const now = Date.now();
-      const stats = await access.store.stats(now);
-      const verified = values.verify ? await verify(access.store, now, stats) : undefined;
+      const stats = await store.stats(now);
+      const verified = values.verify ? await verify(store, now, stats) : undefined;
       if (values.json) printJson(verified ? { stats, ...verified } : stats);
       else {
-        for (const line of statsLines(stats)) console.log(line);
+        const row = (label: string, value: string | number) => console.log(`${label.padEnd(14)}${value}`);
+        row('total', stats.total);
+        row('last 7 days', stats.last7Days);
+        row('last 30 days', stats.last30Days);
+        for (const [group, label] of GROUPS) row(label, Object.entries(stats[group]).map(([key, n]) => `${key} ${n}`).join(', '));
+        row('computed at', stats.computedAt);
         if (verified) {
           for (const d of verified.differences) console.log(`differs: ${d.count}: answered ${d.answered}, recounted ${d.recounted}`);
           console.log(`verify: ${verified.records} records recounted, ${verified.differences.length} differences`);
@@ -107,8 +98,6 @@ export const statsCommand: Subcommand = {
         return EXIT.error;
       }
       return EXIT.ok;
-    } finally {
-      await access.close();
-    }
+    });
   },
 };
