@@ -7,6 +7,7 @@
 import type { SendMailOptions } from 'nodemailer/lib/mailer';
 import { BRAND } from '../contract/brand.ts';
 import type { Lang } from '../contract/index.ts';
+import type { WaitlistRecord } from '../sidecar/domain/record.ts';
 import { domainOf } from '../deliverability/verdict.ts';
 
 export interface RenderedMessage {
@@ -15,6 +16,9 @@ export interface RenderedMessage {
   html: string;
   text: string;
 }
+
+/** A member's invitation from the content templates: what it says depends on their language and sign-up time. */
+export type Renderer = (record: Pick<WaitlistRecord, 'lang' | 'createdAt'>) => RenderedMessage;
 
 export interface Envelope {
   /** MAIL_FROM, or the operator's name and address. */

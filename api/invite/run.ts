@@ -18,7 +18,7 @@ import type { DomainCheck } from '../deliverability/domain-check.ts';
 import { holdsClaim, type InviteFilter } from '../sidecar/domain/invitation.ts';
 import type { WaitlistRecord } from '../sidecar/domain/record.ts';
 import type { InvitationStore, WaitlistStore } from '../sidecar/store/waitlist-store.ts';
-import { composeInvitation, senderDomain, type RenderedMessage } from './compose.ts';
+import { composeInvitation, senderDomain, type Renderer } from './compose.ts';
 import { classifyFailure, failureReply, type MailServer } from './transport.ts';
 
 /** Members claimed at once (one durable write): a crash leaves at most this many claimed and unconfirmed. */
@@ -56,7 +56,7 @@ export interface InviteRunDeps {
   mail: MailServer;
   /** The deliverability check (api/deliverability/); none: every member is sent to (--no-check). */
   check?: DomainCheck;
-  render(record: WaitlistRecord): RenderedMessage;
+  render: Renderer;
   now(): Date;
   onOutcome(outcome: Outcome): void;
   /** Aborted: no further member is started; those in flight finish. */

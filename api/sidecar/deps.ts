@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { Environment, EnvironmentUrls } from '../contract/index.ts';
 import type { ClientDirectory } from './domain/clients.ts';
 import type { Logger } from './http/log.ts';
-import type { RateLimitStore } from './http/rate-limit/index.ts';
+import type { RateLimitStore } from './http/rate-limit/decision.ts';
 import type { TokenKeys } from './store/keys.ts';
 import type { WaitlistStore } from './store/waitlist-store.ts';
 

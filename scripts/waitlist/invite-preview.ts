@@ -9,13 +9,12 @@ import path from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { LANGS, type Lang } from '../../api/contract/index.ts';
 import type { DomainCheck } from '../../api/deliverability/domain-check.ts';
-import { composeInvitation, type Envelope } from '../../api/invite/compose.ts';
+import { composeInvitation, type Envelope, type Renderer } from '../../api/invite/compose.ts';
 import type { RunSummary } from '../../api/invite/run.ts';
 import { matchesInviteFilter, type InviteFilter } from '../../api/sidecar/domain/invitation.ts';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import type { OperatorStore } from '../../api/sidecar/store/waitlist-store.ts';
 import { CHECKS_AHEAD } from './check.ts';
-import type { Renderer } from './invite-run.ts';
 import { inOrder } from './in-order.ts';
 
 /**

@@ -10,13 +10,12 @@ import { BRAND } from '../../api/contract/brand.ts';
 import { LANGS, type Lang } from '../../api/contract/index.ts';
 import { createDomainCheck } from '../../api/deliverability/domain-check.ts';
 import { escapeHtml } from '../../api/docs/escape-html.ts';
-import { composeInvitation, senderDomain, type RenderedMessage } from '../../api/invite/compose.ts';
+import { composeInvitation, senderDomain, type Renderer } from '../../api/invite/compose.ts';
 import { runInvitations } from '../../api/invite/run.ts';
 import { failureReply, openMailServer } from '../../api/invite/transport.ts';
 import { redact } from '../../api/log/redact.ts';
 import { normaliseEmail } from '../../api/sidecar/domain/email.ts';
 import { newMessageId, type InviteFilter } from '../../api/sidecar/domain/invitation.ts';
-import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { StartupError } from '../../api/sidecar/store/errors.ts';
 import { memberValues } from '../../site/lib/messages/member-values.ts';
 import { fillMessage } from '../../site/lib/messages/placeholders.ts';
@@ -33,8 +32,6 @@ const CONNECTIONS = 4;
 /** Tries of one message against 4xx or an unreachable server; waits 1 s, 2 s, 4 s between them. */
 const ATTEMPTS = 4;
 const BACKOFF_MS = 1000;
-
-export type Renderer = (record: Pick<WaitlistRecord, 'lang' | 'createdAt'>) => RenderedMessage;
 
 /** Loads the templates; StartupError naming the file and line of a broken one, or the setting a template needs. */
 async function invitationRenderer(config: Config): Promise<Renderer> {

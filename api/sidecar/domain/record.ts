@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { BUILDING, DEFAULT_LANG, EMAIL_MAX_LENGTH, LANGS, ROLES, SOURCES } from '../../contract/index.ts';
 import type { WaitlistSignup } from '../../contract/index.ts';
-import { CHANNELS, consentEvidence, type Channel } from './consent.ts';
+import { ConsentEvidence, consentEvidence, type Channel } from './consent.ts';
 import { Invitation } from './invitation.ts';
 
 const isoTime = z.iso.datetime();
@@ -24,14 +24,7 @@ export const WaitlistRecord = z
     building: z.enum(BUILDING).optional(),
     source: z.enum(SOURCES).optional(),
     /** Evidence of the latest consent. */
-    consent: z
-      .object({
-        form: z.enum([...SOURCES, 'api']),
-        channel: z.enum(CHANNELS),
-        lang: z.enum(LANGS),
-        textVersion: z.string().min(1),
-      })
-      .strict(),
+    consent: ConsentEvidence,
     /** The invitation (domain/invitation.ts); absent until an invite run claims the member. */
     invitation: Invitation.optional(),
   })

@@ -15,7 +15,7 @@ import { ApiError, errorResponse } from './errors.ts';
 import { requestLogger } from './log.ts';
 import { reportFailure } from './failure.ts';
 import { addHeaders } from './respond.ts';
-import { rateLimitHeaders, type RateLimitStore } from './rate-limit/index.ts';
+import { rateLimitHeaders, type RateLimitStore } from './rate-limit/decision.ts';
 
 /** The app's parts, its rate-limit engine, the trusted proxies and the mounted routes by full path. */
 type LayerDeps = AppDeps & { limiter: RateLimitStore; trust: Trusted; mounts: ReadonlyMap<string, Mount> };

@@ -11,7 +11,7 @@
  * under a flood of new clients.
  */
 import type { RateLimitPolicy } from '../../../contract/index.ts';
-import type { RateLimitDecision, RateLimitStore } from './index.ts';
+import type { RateLimitDecision, RateLimitStore } from './decision.ts';
 
 /** The decision for the `count`-th request of a window that ends at `resetAt` (ms); the Redis engine's too. */
 export function decide(count: number, resetAt: number, limit: number, now: number, windowMs: number): RateLimitDecision {

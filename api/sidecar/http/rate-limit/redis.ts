@@ -20,7 +20,7 @@ import { StartupError } from '../../store/errors.ts';
 import { urlWithoutPassword } from '../../../log/redact.ts';
 import { EngineHealth } from '../../health/engine-health.ts';
 import type { Logger } from '../log.ts';
-import type { RateLimitDecision, RateLimitStore } from './index.ts';
+import type { RateLimitDecision, RateLimitStore } from './decision.ts';
 import { MemoryRateLimitStore, decide } from './memory.ts';
 
 const HIT_SCRIPT = `
