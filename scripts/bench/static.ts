@@ -1,6 +1,6 @@
 /**
- * `npm run bench -- static`: what a page costs the front. The built site served by the product
- * (`npm start`, writing its request line) and by nginx (nginx.conf, the configuration
+ * `npm run bench -- static`: what a page costs the front when a browser asks for it. The built
+ * site served by the product (`npm start`, writing its request line) and by nginx (nginx.conf, the configuration
  * docs/static-hosting.md publishes, with a buffered access log) from the same dist/, 32 kept-alive
  * connections per run, interleaved rounds, the median shown. CPU per request of each server comes
  * from /proc: unlike requests per second, it hardly moves with what else the machine does.
@@ -17,6 +17,11 @@ const DURATION = numberOption('duration', 5);
 const ROUNDS = numberOption('rounds', 3);
 const CONNECTIONS = 32;
 const PATHS = [PAGE_PATHS.home.en, THANKS_PATHS.en, twinPath(THANKS_PATHS.en)];
+/**
+ * What Chromium sends when it opens a page, so the front negotiates as it does for a visitor. No
+ * Accept-Encoding: both servers send the same (identity) bytes.
+ */
+const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7' };
 
 const tmp = benchDir('static');
 const servers: Omit<Product, 'socketPath'>[] = [];
@@ -30,10 +35,10 @@ try {
   for (const target of PATHS) {
     const results = await interleaved(servers.length, ROUNDS, (i, round) => {
       const label = `${target}, round ${round + 1}/${ROUNDS}: ${servers[i].name}, ${DURATION} s`;
-      return during(label, measure({ url: servers[i].url }, { path: target }, CONNECTIONS, DURATION, servers[i].pid));
+      return during(label, measure({ url: servers[i].url }, { path: target, headers: BROWSER }, CONNECTIONS, DURATION, servers[i].pid));
     });
     const reference = results.at(-1)!;
-    const bytes = await Promise.all(servers.map((server) => fetch(server.url + target).then(async (res) => (await res.arrayBuffer()).byteLength)));
+    const bytes = await Promise.all(servers.map((server) => fetch(server.url + target, { headers: BROWSER }).then(async (res) => (await res.arrayBuffer()).byteLength)));
     servers.forEach((server, i) => {
       const m = results[i];
       const vsBefore = i === 0 && servers.length === 3 ? ratio(m.cpuMicros, results[1].cpuMicros) : '';
