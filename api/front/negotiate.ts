@@ -23,6 +23,15 @@ const OFFERS: Record<Primary, readonly string[]> = {
 const CODINGS = ['br', 'gzip', 'identity'] as const;
 
 /**
+ * The choice per Accept value and primary kind. Browsers send one of a few long Accept values on
+ * every page, and ranking one against the offers costs more than the rest of a small page's answer.
+ * Values longer than any browser's are not kept, and the table starts afresh when full.
+ */
+const CHOSEN = new Map<string, Variant>();
+const MAX_CHOSEN = 1_000;
+const MAX_KEPT_LENGTH = 512;
+
+/**
  * Which representation of a page to send for an `Accept` value.
  *
  * negotiator ranks by q-value, then by specificity of the matching range (`text/markdown` beats
@@ -32,10 +41,18 @@ const CODINGS = ['br', 'gzip', 'identity'] as const;
  */
 export function negotiatePage(accept: string | undefined, primary: Primary = 'html'): Variant {
   if (accept === undefined) return 'html';
+  const key = `${primary} ${accept}`;
+  let chosen = CHOSEN.get(key);
+  if (chosen) return chosen;
   const offers = OFFERS[primary];
   const best = new Negotiator({ headers: { accept } }).mediaType(offers as string[]);
   // 'html' stands for the primary representation, whatever its type.
-  return best && best !== offers[0] ? 'markdown' : 'html';
+  chosen = best && best !== offers[0] ? 'markdown' : 'html';
+  if (accept.length <= MAX_KEPT_LENGTH) {
+    if (CHOSEN.size >= MAX_CHOSEN) CHOSEN.clear();
+    CHOSEN.set(key, chosen);
+  }
+  return chosen;
 }
 
 /** Which content-coding to send (RFC 9110 §12.5.3); `identity` unless the client asks. */
