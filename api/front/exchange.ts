@@ -69,14 +69,13 @@ export class Exchange implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error & { code?: string }): void {
     this.onDone?.();
-    const { req, res, onError } = this.attempt;
+    const { res } = this.attempt;
     // The sidecar died after its headers: the client must see a broken response, not a short one.
     if (this.answered) return void res.destroy();
     if (res.destroyed || res.headersSent) return;
     if (this.retry && CONNECTION_LOST.has(error.code ?? '')) return this.retry();
     if (NEVER_REACHED.has(error.code ?? '')) return this.neverReached(error);
-    onError?.(`proxy ${req.method} ${(req.url ?? '').split('?', 1)[0]}: ${error.message}`);
-    fail(this.attempt);
+    fail(this.attempt, error.message);
   }
 
   /** The client went away: stop the sidecar's work for it too. */
@@ -85,8 +84,9 @@ export class Exchange implements Dispatcher.DispatchHandler {
   }
 }
 
-/** Contract part 7: an unexpected failure is `500 {error: internal_error, message}`. */
-export function fail({ res, extra }: Attempt): void {
+/** Contract part 7: an unexpected failure is `500 {error: internal_error, message}`; `why` is logged. */
+export function fail({ req, res, extra, onError }: Attempt, why?: string): void {
+  if (why) onError?.(`proxy ${req.method} ${(req.url ?? '').split('?', 1)[0]}: ${why}`);
   if (res.headersSent) return void res.destroy();
   sendOwn(res, FAILED, extra);
 }

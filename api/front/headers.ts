@@ -3,7 +3,6 @@
  * from flat `[name, value, name, value, …]` arrays that are built here and never rebuilt.
  */
 import { HTML_TYPE, MARKDOWN_TYPE } from './media-types.ts';
-import type { Coding } from './negotiate.ts';
 
 export type RawHeaders = readonly string[];
 
@@ -60,37 +59,6 @@ export interface Described {
   vary: readonly string[];
   /** False for error pages: they carry no ETag and are never answered with 304. */
   validators: boolean;
-}
-
-export interface EncodedBody {
-  coding: Coding;
-  etag: string;
-  length: number;
-}
-
-/** The 200 headers of one encoded body. Vary names Accept-Encoding whenever codings were on offer. */
-export function okHeaders(meta: Described, body: EncodedBody, codingsOffered: boolean): RawHeaders {
-  return [
-    'Content-Type', meta.contentType,
-    'Content-Length', String(body.length),
-    ...(body.coding === 'identity' ? [] : ['Content-Encoding', body.coding]),
-    ...validatorHeaders(meta, body, codingsOffered),
-  ];
-}
-
-/**
- * RFC 9110 §15.4.5: a 304 carries ETag, Vary and Cache-Control as the 200 would, and no
- * representation metadata (type, length, coding).
- */
-export function validatorHeaders(meta: Described, body: EncodedBody, codingsOffered: boolean): string[] {
-  const vary = [...meta.vary, ...(codingsOffered ? ['Accept-Encoding'] : [])];
-  return [
-    ...(meta.validators ? ['ETag', body.etag] : []),
-    'Cache-Control', meta.cacheControl,
-    ...(vary.length ? ['Vary', vary.join(', ')] : []),
-    ...(meta.links.length ? ['Link', meta.links.join(', ')] : []),
-    ...SECURITY_HEADERS,
-  ];
 }
 
 /**

@@ -117,7 +117,9 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
       f.closed = true;
       f.current?.clientGone();
     });
-    if (!hasBody(req)) return send(f, true);
+    // RFC 9112 §6.3: a request has content only when it says so with Content-Length or Transfer-Encoding.
+    const length = req.headers['content-length'];
+    if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return send(f, true);
     readBody(req, (body) => {
       f.body = body;
       if (!f.closed) send(f, true);
@@ -153,7 +155,10 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
       f.deadline = now + holdMs;
       if (holdMs > 0 && holding < MAX_HELD) events?.held();
     }
-    if (now >= f.deadline || holding >= MAX_HELD) return giveUp(f);
+    if (now >= f.deadline || holding >= MAX_HELD) {
+      events?.dropped();
+      return fail(f.attempt, f.why);
+    }
     holding++;
     setTimeout(() => {
       holding--;
@@ -161,20 +166,7 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
     }, HOLD_TICK_MS);
   }
 
-  function giveUp(f: Forwarding): void {
-    events?.dropped();
-    const { req, onError } = f.attempt;
-    if (f.why) onError?.(`proxy ${req.method} ${(req.url ?? '').split('?', 1)[0]}: ${f.why}`);
-    fail(f.attempt);
-  }
-
   return { proxy, close: () => void pool?.destroy().catch(() => {}) };
-}
-
-/** RFC 9112 §6.3: a request has content only when it says so with Content-Length or Transfer-Encoding. */
-function hasBody(req: http.IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /**
