@@ -2,14 +2,13 @@
  * dist/ loaded into memory at start: the URL table of the site. Requests are answered from this
  * table only; the walk does not follow symbolic links, so nothing outside dist/ can be reached.
  */
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DISCOVERY_PATHS, LANGS, PAGE_PATHS, canonicalOfTwin, twinPath } from '../contract/index.ts';
 import { CACHE_REVALIDATE, agentHeaders, cacheControlFor, contentSignalOf, link, type Described } from './headers.ts';
 import { ALIASES, FALLBACK_TYPE, HTML_TYPE, JSON_TYPE, MARKDOWN_TYPE, contentTypeOf } from './media-types.ts';
 import type { Primary } from './negotiate.ts';
 import { represent, type Representation } from './representation.ts';
-import { SUFFIX, codingOfName, type Compressed } from './codings.ts';
+import { readSite } from './codings.ts';
 
 export type Route =
   /** `html` is the primary representation (HTML, or JSON for a document such as /openapi.json). */
@@ -34,7 +33,7 @@ const NOT_FOUND_PREFIXES = LANGS.map((lang) => PAGE_PATHS.home[lang]).sort((a, b
 const notFoundFiles = (prefix: string) => ({ html: `${prefix}404.html`, markdown: twinPath(`${prefix}404/`) });
 
 export async function loadSite(distDir: string, baseUrl: string): Promise<Site> {
-  const { files, stored } = splitCodings(await readTree(path.resolve(distDir)));
+  const { files, stored } = await readSite(path.resolve(distDir));
   if (!files.size) throw new Error(`${distDir} holds no files: build the site first (npm run build)`);
   const hidden = new Set<string>([...Object.values(ALIASES), ...NOT_FOUND_PREFIXES.flatMap((p) => Object.values(notFoundFiles(p)))]);
   const pages = new Set([...files.keys()].filter((p) => p.endsWith('/index.html')).map((p) => p.slice(0, -'index.html'.length)));
@@ -114,43 +113,4 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
 
 function described(urlPath: string, contentType: string, links: string[], vary: string[]): Described {
   return { contentType, cacheControl: cacheControlFor(urlPath), links, vary, validators: true };
-}
-
-/**
- * The build's compressed copies (`X.br`, `X.gz` beside a file X: codings.ts) are codings of X, not
- * resources of their own. A `.gz` or `.br` file with no original beside it is an ordinary file.
- */
-function splitCodings(tree: Map<string, Buffer>): { files: Map<string, Buffer>; stored: Map<string, Compressed> } {
-  const files = new Map<string, Buffer>();
-  const stored = new Map<string, Compressed>();
-  for (const [name, body] of tree) {
-    const coding = codingOfName(name);
-    const original = coding && name.slice(0, -SUFFIX[coding].length);
-    if (!original || !tree.has(original)) {
-      files.set(name, body);
-      continue;
-    }
-    stored.set(original, { ...stored.get(original), [coding]: body });
-  }
-  return { files, stored };
-}
-
-/** Every public regular file under root, keyed by its URL path. Symbolic links are skipped, not followed. */
-async function readTree(root: string): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  let entries;
-  try {
-    entries = await readdir(root, { recursive: true, withFileTypes: true });
-  } catch (error) {
-    throw new Error(`cannot read the site at ${root}: ${(error as Error).message}. Build it first (npm run build).`);
-  }
-  await Promise.all(
-    entries
-      .filter((entry) => entry.isFile())
-      .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
-      // Dotfiles are never public, except the RFC 8615 well-known tree.
-      .filter((rel) => !rel.split('/').some((segment, i) => segment.startsWith('.') && !(i === 0 && segment === '.well-known')))
-      .map(async (rel) => void out.set(`/${rel}`, await readFile(path.join(root, rel)))),
-  );
-  return out;
 }
