@@ -16,23 +16,13 @@ export type Route =
   | { kind: 'file'; rep: Representation }
   | { kind: 'redirect'; location: string };
 
-/** A 404 body in both variants (either may be missing from a build). */
-export interface NotFound {
-  html?: Representation;
-  markdown?: Representation;
-}
-
-export interface Site {
-  routes: ReadonlyMap<string, Route>;
-  /** The 404 body for a path: the language's own 404 page under its prefix (e.g. /de/). */
-  notFound(urlPath: string): NotFound;
-}
+export type Site = Awaited<ReturnType<typeof loadSite>>;
 
 /** 404 pages, per language prefix: served with status 404 only, never as a 200 at their own address. */
 const NOT_FOUND_PREFIXES = LANGS.map((lang) => PAGE_PATHS.home[lang]).sort((a, b) => b.length - a.length);
 const notFoundFiles = (prefix: string) => ({ html: `${prefix}404.html`, markdown: twinPath(`${prefix}404/`) });
 
-export async function loadSite(distDir: string, baseUrl: string): Promise<Site> {
+export async function loadSite(distDir: string, baseUrl: string) {
   const { files, stored } = await readSite(path.resolve(distDir));
   if (!files.size) throw new Error(`${distDir} holds no files: build the site first (npm run build)`);
   const hidden = new Set<string>([...Object.values(ALIASES), ...NOT_FOUND_PREFIXES.flatMap((p) => Object.values(notFoundFiles(p)))]);
@@ -88,7 +78,8 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
     pending.push(represent(body, described(url, type, links, []), extraOf(body, type), stored.get(file)).then((rep) => void routes.set(url, { kind: 'file', rep })));
   }
 
-  const notFound = new Map<string, NotFound>();
+  /** A 404 body in both variants (either may be missing from a build), per language prefix. */
+  const notFound = new Map<string, { html?: Representation; markdown?: Representation }>();
   for (const prefix of NOT_FOUND_PREFIXES) {
     const names = notFoundFiles(prefix);
     const both = files.has(names.html) && files.has(names.markdown);
@@ -107,7 +98,8 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
   const root = notFound.get('/') ?? {};
   return {
     routes,
-    notFound: (urlPath) => notFound.get(NOT_FOUND_PREFIXES.find((p) => urlPath.startsWith(p)) ?? '/') ?? root,
+    /** The 404 body for a path: the language's own 404 page under its prefix (e.g. /de/). */
+    notFound: (urlPath: string) => notFound.get(NOT_FOUND_PREFIXES.find((p) => urlPath.startsWith(p)) ?? '/') ?? root,
   };
 }
 
