@@ -1,6 +1,6 @@
 /**
  * Response headers of static files, decided once per file at start-up. Responses are written
- * from flat `[name, value, name, value, …]` arrays that are built here and never rebuilt.
+ * from flat `[name, value, name, value, …]` arrays built once (representation.ts), never rebuilt.
  */
 import { HTML_TYPE, MARKDOWN_TYPE } from './media-types.ts';
 
@@ -78,10 +78,10 @@ export function estimateTokens(body: Buffer): number {
   return Math.ceil(body.length / 4);
 }
 
-export function agentHeaders(body: Buffer | undefined, contentType: string, contentSignal: string | undefined): RawHeaders {
+export function agentHeaders(body: Buffer, contentType: string, contentSignal: string | undefined): RawHeaders {
   const isPage = contentType === HTML_TYPE || contentType === MARKDOWN_TYPE;
   return [
-    ...(contentType === MARKDOWN_TYPE && body ? ['x-markdown-tokens', String(estimateTokens(body))] : []),
+    ...(contentType === MARKDOWN_TYPE ? ['x-markdown-tokens', String(estimateTokens(body))] : []),
     ...(isPage && contentSignal ? ['Content-Signal', contentSignal] : []),
   ];
 }

@@ -31,7 +31,7 @@ export async function loadSite(distDir: string, baseUrl: string) {
   const catalogLink = link(`${baseUrl}${DISCOVERY_PATHS.apiCatalog}`, 'api-catalog');
   // The operator's content-use preferences, as the build wrote them into robots.txt.
   const signal = contentSignalOf(files.get(DISCOVERY_PATHS.robots)?.toString('utf8') ?? '');
-  const extraOf = (body: Buffer | undefined, type: string) => agentHeaders(body, type, signal);
+  const load = (file: string, meta: Described) => represent(files.get(file)!, meta, agentHeaders(files.get(file)!, meta.contentType, signal), stored.get(file));
   const routes = new Map<string, Route>();
   const pending: Promise<void>[] = [];
 
@@ -42,10 +42,8 @@ export async function loadSite(distDir: string, baseUrl: string) {
     const htmlLinks = [...(twin ? [link(`${baseUrl}${twin}`, 'alternate', 'text/markdown')] : []), ...extra];
     pending.push(
       (async () => {
-        const html = await represent(files.get(`${dir}index.html`)!, described(dir, HTML_TYPE, htmlLinks, vary), extraOf(undefined, HTML_TYPE), stored.get(`${dir}index.html`));
-        const markdown = twin
-          ? await represent(files.get(twin)!, described(dir, MARKDOWN_TYPE, [link(`${baseUrl}${dir}`, 'canonical'), ...extra], vary), extraOf(files.get(twin), MARKDOWN_TYPE), stored.get(twin))
-          : undefined;
+        const html = await load(`${dir}index.html`, described(dir, HTML_TYPE, htmlLinks, vary));
+        const markdown = twin ? await load(twin, described(dir, MARKDOWN_TYPE, [link(`${baseUrl}${dir}`, 'canonical'), ...extra], vary)) : undefined;
         routes.set(dir, { kind: 'page', primary: 'html', html, markdown });
       })(),
     );
@@ -54,7 +52,7 @@ export async function loadSite(distDir: string, baseUrl: string) {
   }
 
   const aliasOf = new Map(Object.entries(ALIASES).map(([url, file]) => [file, url]));
-  for (const [file, body] of files) {
+  for (const file of files.keys()) {
     if (file.endsWith('/index.html')) continue;
     const url = aliasOf.get(file) ?? file;
     if (hidden.has(file) && !aliasOf.has(file)) continue;
@@ -69,13 +67,13 @@ export async function loadSite(distDir: string, baseUrl: string) {
       // A JSON document with a Markdown twin (/openapi.json): negotiable like a page.
       pending.push(
         Promise.all([
-          represent(body, described(url, type, [...links, link(`${baseUrl}${twin}`, 'alternate', 'text/markdown')], ['Accept']), [], stored.get(file)),
-          represent(files.get(twin)!, described(url, MARKDOWN_TYPE, [link(`${baseUrl}${url}`, 'canonical')], ['Accept']), extraOf(files.get(twin), MARKDOWN_TYPE), stored.get(twin)),
+          load(file, described(url, type, [...links, link(`${baseUrl}${twin}`, 'alternate', 'text/markdown')], ['Accept'])),
+          load(twin, described(url, MARKDOWN_TYPE, [link(`${baseUrl}${url}`, 'canonical')], ['Accept'])),
         ]).then(([json, markdown]) => void routes.set(url, { kind: 'page', primary: 'json', html: json, markdown })),
       );
       continue;
     }
-    pending.push(represent(body, described(url, type, links, []), extraOf(body, type), stored.get(file)).then((rep) => void routes.set(url, { kind: 'file', rep })));
+    pending.push(load(file, described(url, type, links, [])).then((rep) => void routes.set(url, { kind: 'file', rep })));
   }
 
   /** A 404 body in both variants (either may be missing from a build), per language prefix. */
@@ -84,9 +82,7 @@ export async function loadSite(distDir: string, baseUrl: string) {
     const names = notFoundFiles(prefix);
     const both = files.has(names.html) && files.has(names.markdown);
     const page = (name: string, type: string) =>
-      files.has(name)
-        ? represent(files.get(name)!, { ...described(name, type, [], both ? ['Accept'] : []), cacheControl: CACHE_REVALIDATE, validators: false }, extraOf(files.get(name), type), stored.get(name))
-        : undefined;
+      files.has(name) ? load(name, { ...described(name, type, [], both ? ['Accept'] : []), cacheControl: CACHE_REVALIDATE, validators: false }) : undefined;
     pending.push(
       Promise.all([page(names.html, HTML_TYPE), page(names.markdown, MARKDOWN_TYPE)]).then(([html, markdown]) => {
         if (html || markdown) notFound.set(prefix, { html, markdown });
