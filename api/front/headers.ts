@@ -37,14 +37,9 @@ export const SECURITY_HEADERS: RawHeaders = [
 ];
 
 /** Astro fingerprints everything under /_astro/: a changed file gets a new name. */
-const IMMUTABLE_PREFIX = '/_astro/';
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Everything else may be stored but is revalidated with its ETag before each use. */
 export const CACHE_REVALIDATE = 'public, max-age=0, must-revalidate';
-
-export function cacheControlFor(urlPath: string): string {
-  return urlPath.startsWith(IMMUTABLE_PREFIX) ? CACHE_IMMUTABLE : CACHE_REVALIDATE;
-}
 
 /** One `Link` field value (RFC 8288 §3). */
 export function link(href: string, rel: string, type?: string): string {

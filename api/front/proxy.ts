@@ -47,8 +47,7 @@ export interface ProxyOptions {
 export type Proxy = (req: http.IncomingMessage, res: http.ServerResponse, extra?: readonly string[]) => void;
 
 /** One client request on its way to the sidecar, across every try. */
-interface Forwarding {
-  attempt: Attempt;
+interface Forwarding extends Attempt {
   headers: string[];
   body: Buffer | null;
   /** The try in flight, if any. */
@@ -111,8 +110,7 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
   let holding = 0;
 
   function proxy(req: http.IncomingMessage, res: http.ServerResponse, extra: readonly string[] = []): void {
-    const attempt: Attempt = { req, res, extra, onError: options.onError };
-    const f: Forwarding = { attempt, headers: forwardHeaders(req, options.trusted), body: null, closed: false };
+    const f: Forwarding = { req, res, extra, onError: options.onError, headers: forwardHeaders(req, options.trusted), body: null, closed: false };
     res.on('close', () => {
       f.closed = true;
       f.current?.clientGone();
@@ -128,11 +126,11 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
 
   /** Starts one try, or holds the request while no sidecar is known. */
   function send(f: Forwarding, mayRetry: boolean, fresh = false): void {
-    const { req } = f.attempt;
+    const { req } = f;
     const upstream = options.upstream();
     if (!upstream) return wait(f, mayRetry, undefined);
     const retry = mayRetry && IDEMPOTENT.has(req.method ?? '') ? () => send(f, false, true) : undefined;
-    const exchange = startExchange(f.attempt, retry, (error) => wait(f, mayRetry, error.message));
+    const exchange = startExchange(f, retry, (error) => wait(f, mayRetry, error.message));
     f.current = exchange;
     try {
       // A retry gets a connection of its own: the pool might hand out another stale one.
@@ -157,7 +155,7 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
     }
     if (now >= f.deadline || holding >= MAX_HELD) {
       events?.dropped();
-      return fail(f.attempt, f.why);
+      return fail(f, f.why);
     }
     holding++;
     setTimeout(() => {

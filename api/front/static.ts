@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { DISCOVERY_PATHS, LANGS, PAGE_PATHS, canonicalOfTwin, twinPath } from '../contract/index.ts';
-import { CACHE_REVALIDATE, agentHeaders, cacheControlFor, contentSignalOf, link, type Described } from './headers.ts';
+import { CACHE_IMMUTABLE, CACHE_REVALIDATE, agentHeaders, contentSignalOf, link, type Described } from './headers.ts';
 import { ALIASES, FALLBACK_TYPE, HTML_TYPE, JSON_TYPE, MARKDOWN_TYPE, contentTypeOf } from './media-types.ts';
 import type { Primary } from './negotiate.ts';
 import { represent, type Representation } from './representation.ts';
@@ -100,5 +100,6 @@ export async function loadSite(distDir: string, baseUrl: string) {
 }
 
 function described(urlPath: string, contentType: string, links: string[], vary: string[]): Described {
-  return { contentType, cacheControl: cacheControlFor(urlPath), links, vary, validators: true };
+  const cacheControl = urlPath.startsWith('/_astro/') ? CACHE_IMMUTABLE : CACHE_REVALIDATE;
+  return { contentType, cacheControl, links, vary, validators: true };
 }
