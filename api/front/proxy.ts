@@ -83,16 +83,14 @@ export function isApiPath(target: string): boolean {
 /** RFC 9110 §9.2.2: only these may be repeated without the client knowing. */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 
-export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): void } {
-  const idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
+export function createProxy({ upstream: sidecar, trusted, idleTimeoutMs = 30_000, onError, holdMs = 0, holdEvents }: ProxyOptions): { proxy: Proxy; close(): void } {
+  const common = { connectTimeout: CONNECT_TIMEOUT_MS, headersTimeout: idleTimeoutMs, bodyTimeout: idleTimeoutMs, pipelining: 1 };
   let pool: Pool | undefined;
   let poolOf = '';
 
-  /** Client options for one sidecar address: the Unix socket, or TCP. */
-  function clientOptions(upstream: SidecarAddress): [string, Pool.Options] {
-    const common = { connectTimeout: CONNECT_TIMEOUT_MS, headersTimeout: idleTimeoutMs, bodyTimeout: idleTimeoutMs, pipelining: 1 };
-    return 'socketPath' in upstream ? ['http://localhost', { ...common, socketPath: upstream.socketPath }] : [describeAddress(upstream), common];
-  }
+  /** undici's origin and options for one sidecar address: the Unix socket, or TCP. */
+  const clientOptions = (upstream: SidecarAddress): [string, Pool.Options] =>
+    'socketPath' in upstream ? ['http://localhost', { ...common, socketPath: upstream.socketPath }] : [describeAddress(upstream), common];
 
   /** One pool per sidecar address: a sidecar restarted elsewhere gets a fresh one. */
   function poolFor(upstream: SidecarAddress): Pool {
@@ -105,12 +103,10 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
     return pool;
   }
 
-  const holdMs = options.holdMs ?? 0;
-  const events = options.holdEvents;
   let holding = 0;
 
   function proxy(req: http.IncomingMessage, res: http.ServerResponse, extra: readonly string[] = []): void {
-    const f: Forwarding = { req, res, extra, onError: options.onError, headers: forwardHeaders(req, options.trusted), body: null, closed: false };
+    const f: Forwarding = { req, res, extra, onError, headers: forwardHeaders(req, trusted), body: null, closed: false };
     res.on('close', () => {
       f.closed = true;
       f.current?.clientGone();
@@ -127,7 +123,7 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
   /** Starts one try, or holds the request while no sidecar is known. */
   function send(f: Forwarding, mayRetry: boolean, fresh = false): void {
     const { req } = f;
-    const upstream = options.upstream();
+    const upstream = sidecar();
     if (!upstream) return wait(f, mayRetry, undefined);
     const retry = mayRetry && IDEMPOTENT.has(req.method ?? '') ? () => send(f, false, true) : undefined;
     const exchange = startExchange(f, retry, (error) => wait(f, mayRetry, error.message));
@@ -151,10 +147,10 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
     const now = performance.now();
     if (f.deadline === undefined) {
       f.deadline = now + holdMs;
-      if (holdMs > 0 && holding < MAX_HELD) events?.held();
+      if (holdMs > 0 && holding < MAX_HELD) holdEvents?.held();
     }
     if (now >= f.deadline || holding >= MAX_HELD) {
-      events?.dropped();
+      holdEvents?.dropped();
       return fail(f, f.why);
     }
     holding++;
