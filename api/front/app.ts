@@ -67,10 +67,10 @@ function send(req: http.IncomingMessage, res: http.ServerResponse, rep: Represen
   const ifNoneMatch = req.headers['if-none-match'];
   // RFC 9110 §13.1.2: only GET and HEAD turn a matching If-None-Match into 304.
   if (status === 200 && rep.meta.validators && ifNoneMatch && matchesIfNoneMatch(ifNoneMatch, encoded.etag)) {
-    res.writeHead(304, encoded.notModified as string[]);
+    res.writeHead(304, encoded.notModified);
     return void res.end();
   }
-  res.writeHead(status, encoded.ok as string[]);
+  res.writeHead(status, encoded.ok);
   res.end(req.method === 'HEAD' ? undefined : encoded.body);
 }
 

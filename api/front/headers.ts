@@ -4,8 +4,6 @@
  */
 import { HTML_TYPE, MARKDOWN_TYPE } from './media-types.ts';
 
-export type RawHeaders = readonly string[];
-
 /** No inline script or style anywhere: the site ships its script as a file under /_astro/. */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -29,7 +27,7 @@ export const PERMISSIONS_POLICY = [
 ].map((feature) => `${feature}=()`).join(', ');
 
 /** On every static response, pages or not: a stray SVG or text file gets the same protection. */
-export const SECURITY_HEADERS: RawHeaders = [
+export const SECURITY_HEADERS: readonly string[] = [
   'Content-Security-Policy', CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options', 'nosniff',
   'Referrer-Policy', 'strict-origin-when-cross-origin',
@@ -73,7 +71,7 @@ export function estimateTokens(body: Buffer): number {
   return Math.ceil(body.length / 4);
 }
 
-export function agentHeaders(body: Buffer, contentType: string, contentSignal: string | undefined): RawHeaders {
+export function agentHeaders(body: Buffer, contentType: string, contentSignal: string | undefined): string[] {
   const isPage = contentType === HTML_TYPE || contentType === MARKDOWN_TYPE;
   return [
     ...(contentType === MARKDOWN_TYPE ? ['x-markdown-tokens', String(estimateTokens(body))] : []),

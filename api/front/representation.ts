@@ -3,15 +3,15 @@
  * a strong ETag per coding, and the finished header arrays for 200 and 304.
  */
 import { createHash } from 'node:crypto';
-import { SECURITY_HEADERS, type Described, type RawHeaders } from './headers.ts';
+import { SECURITY_HEADERS, type Described } from './headers.ts';
 import { compress, unpacksTo, worthCompressing, type Compressed } from './codings.ts';
 import type { Coding } from './negotiate.ts';
 
 export interface Encoded {
   body: Buffer;
   etag: string;
-  ok: RawHeaders;
-  notModified: RawHeaders;
+  ok: string[];
+  notModified: string[];
 }
 
 export interface Representation {
@@ -26,7 +26,7 @@ export interface Representation {
  * Content-Signal); sent with 200 and 404, not with 304 (RFC 9110 §15.4.5 lists what a 304 repeats).
  * `stored`: the codings the build wrote beside the file (codings.ts), used when they unpack to it.
  */
-export async function represent(body: Buffer, meta: Described, extra: RawHeaders = [], stored: Compressed = {}): Promise<Representation> {
+export async function represent(body: Buffer, meta: Described, extra: readonly string[] = [], stored: Compressed = {}): Promise<Representation> {
   const hash = createHash('sha256').update(body).digest('base64url').slice(0, 27);
   const bodies: [Coding, Buffer][] = [['identity', body]];
   if (worthCompressing(body, meta.contentType)) {
