@@ -36,7 +36,7 @@ export type Exchange = Dispatcher.DispatchHandler & {
   clientGone(): void;
 };
 
-export function exchange(attempt: Attempt, retry: (() => void) | undefined, neverReached: (error: Error) => void): Exchange {
+export function createExchange(attempt: Attempt, retry: (() => void) | undefined, neverReached: (error: Error) => void): Exchange {
   const { res, extra } = attempt;
   let controller: Dispatcher.DispatchController | undefined;
   let answered = false;

@@ -23,7 +23,7 @@ import { Client, Pool, type Dispatcher } from 'undici';
 import { BODY_LIMIT_BYTES } from '../contract/index.ts';
 import type { Trusted } from '../net/client-address.ts';
 import { describeAddress, type SidecarAddress } from '../net/sidecar-address.ts';
-import { exchange as startExchange, fail, type Attempt, type Exchange } from './exchange.ts';
+import { createExchange, fail, type Attempt, type Exchange } from './exchange.ts';
 import { forwardHeaders } from './forward-headers.ts';
 import { decodeUnreserved } from './target.ts';
 
@@ -126,7 +126,7 @@ export function createProxy({ upstream: sidecar, trusted, idleTimeoutMs = 30_000
     const upstream = sidecar();
     if (!upstream) return wait(f, mayRetry, undefined);
     const retry = mayRetry && IDEMPOTENT.has(req.method ?? '') ? () => send(f, false, true) : undefined;
-    const exchange = startExchange(f, retry, (error) => wait(f, mayRetry, error.message));
+    const exchange = createExchange(f, retry, (error) => wait(f, mayRetry, error.message));
     f.current = exchange;
     try {
       // A retry gets a connection of its own: the pool might hand out another stale one.
