@@ -50,13 +50,7 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
   }
   stoppingSince = Date.now();
   logger.info(`${signal}: finishing requests in flight, then stopping`);
-  build.abort();
-  if (front) {
-    await front.close(SHUTDOWN_GRACE_MS);
-    front.closeProxy();
-  }
-  await metricsServer?.close();
-  await sidecar.stop();
+  await stopAll(SHUTDOWN_GRACE_MS);
   logger.info(`stopped: ${front ? `${front.url} closed, ` : ''}sidecar stopped and the data directory released`);
   process.exit(0);
 }
@@ -70,10 +64,17 @@ async function failed(message: string): Promise<never> {
   failing = true;
   // A refusal to start is for a person, like a configuration error: plain text on stderr.
   console.error(message);
-  await front?.close(0);
+  await stopAll(0);
+  process.exit(1);
+}
+
+/** Stops whatever has been started, the front first and the sidecar last. */
+async function stopAll(graceMs: number): Promise<void> {
+  build.abort();
+  await front?.close(graceMs);
+  front?.closeProxy();
   await metricsServer?.close();
   await sidecar.stop();
-  process.exit(1);
 }
 
 // Fail fast: a clash is reported before a build that may take seconds.

@@ -13,18 +13,8 @@ import { matchesIfNoneMatch, type Representation } from './representation.ts';
 import type { Site } from './static.ts';
 import { adoptAbsoluteForm, hostFieldValid, parseTarget } from './target.ts';
 
-export interface FrontOptions {
-  site: Site;
-  proxy: Proxy;
-  /** CORS for the API (cors.ts); undefined when no origin is allowed. */
-  cors?: Cors;
-  /** Gives each request its id and logs and counts it when it ends (log.ts). */
-  track?: Tracker;
-}
-
-export function createFrontHandler(options: FrontOptions): http.RequestListener {
-  const { site, proxy, cors, track } = options;
-
+/** `cors` is undefined when no origin is allowed; `track` gives each request its id and logs and counts it (log.ts). */
+export function createFrontHandler({ site, proxy, cors, track }: { site: Site; proxy: Proxy; cors?: Cors; track?: Tracker }): http.RequestListener {
   return (req, res) => {
     // RFC 9112 §3.2.2: an absolute-form target is answered as the origin-form it names.
     const formOk = req.url!.charCodeAt(0) === 0x2f || adoptAbsoluteForm(req);
@@ -77,10 +67,10 @@ function send(req: http.IncomingMessage, res: http.ServerResponse, rep: Represen
   const ifNoneMatch = req.headers['if-none-match'];
   // RFC 9110 §13.1.2: only GET and HEAD turn a matching If-None-Match into 304.
   if (status === 200 && rep.meta.validators && ifNoneMatch && matchesIfNoneMatch(ifNoneMatch, encoded.etag)) {
-    res.writeHead(304, encoded.notModified as string[]);
+    res.writeHead(304, encoded.notModified);
     return void res.end();
   }
-  res.writeHead(status, encoded.ok as string[]);
+  res.writeHead(status, encoded.ok);
   res.end(req.method === 'HEAD' ? undefined : encoded.body);
 }
 

@@ -3,7 +3,8 @@
  * they save bytes. Best-quality brotli is slow (a noticeable start-up cost for a whole site), so the
  * build makes them once and writes them beside each file (`index.html.br`, `index.html.gz`, the
  * names nginx's `gzip_static` and `brotli_static` read); the front takes them from there at start,
- * after checking that each one still unpacks to its file, and compresses only what has none.
+ * after checking that each one still unpacks to its file, and compresses only what has none. Both
+ * read the site the same way (readSite).
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,7 +18,7 @@ export type Compressed = { br?: Buffer; gzip?: Buffer };
 const MIN_COMPRESS_BYTES = 256;
 
 /** The file-name suffix of each stored coding. */
-export const SUFFIX = { br: '.br', gzip: '.gz' } as const;
+const SUFFIX = { br: '.br', gzip: '.gz' } as const;
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -51,24 +52,49 @@ export function unpacksTo(body: Buffer, coding: keyof Compressed, compressed: Bu
   }
 }
 
-/** The build's last step: writes the codings of every compressible file under `root`. */
+/** The build's last step: writes the codings of every compressible file of the site under `root`. */
 export async function writeCodings(root: string): Promise<void> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  const files = entries.filter((e) => e.isFile() && !codingOfName(e.name)).map((e) => path.join(e.parentPath, e.name));
+  const { files } = await readSite(root);
   await Promise.all(
-    files.map(async (file) => {
-      const type = contentTypeOf(`/${path.relative(root, file).split(path.sep).join('/')}`);
-      const body = await readFile(file);
+    [...files].map(async ([url, body]) => {
+      const type = contentTypeOf(url);
       if (!type || !worthCompressing(body, type)) return;
       const codings = await compress(body);
       for (const coding of ['br', 'gzip'] as const) {
-        if (codings[coding]) await writeFile(file + SUFFIX[coding], codings[coding]);
+        if (codings[coding]) await writeFile(path.join(root, url) + SUFFIX[coding], codings[coding]);
       }
     }),
   );
 }
 
-/** The coding a file's name says it holds (`X.br`, `X.gz`), if any. */
-export function codingOfName(name: string): keyof Compressed | undefined {
-  return name.endsWith(SUFFIX.br) ? 'br' : name.endsWith(SUFFIX.gzip) ? 'gzip' : undefined;
+/**
+ * Every public regular file under root, keyed by its URL path; symbolic links are skipped, not
+ * followed. The build's compressed copies (`X.br`, `X.gz` beside a file X) are codings of X, not
+ * resources of their own; a `.gz` or `.br` file with no original beside it is an ordinary file.
+ */
+export async function readSite(root: string): Promise<{ files: Map<string, Buffer>; stored: Map<string, Compressed> }> {
+  let entries;
+  try {
+    entries = await readdir(root, { recursive: true, withFileTypes: true });
+  } catch (error) {
+    throw new Error(`cannot read the site at ${root}: ${(error as Error).message}. Build it first (npm run build).`);
+  }
+  const tree = new Map<string, Buffer>();
+  await Promise.all(
+    entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+      // Dotfiles are never public, except the RFC 8615 well-known tree.
+      .filter((rel) => !rel.split('/').some((segment, i) => segment.startsWith('.') && !(i === 0 && segment === '.well-known')))
+      .map(async (rel) => void tree.set(`/${rel}`, await readFile(path.join(root, rel)))),
+  );
+  const files = new Map<string, Buffer>();
+  const stored = new Map<string, Compressed>();
+  for (const [name, body] of tree) {
+    const coding = name.endsWith(SUFFIX.br) ? 'br' : name.endsWith(SUFFIX.gzip) ? 'gzip' : undefined;
+    const original = coding && name.slice(0, -SUFFIX[coding].length);
+    if (original && tree.has(original)) stored.set(original, { ...stored.get(original), [coding]: body });
+    else files.set(name, body);
+  }
+  return { files, stored };
 }

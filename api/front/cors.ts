@@ -27,19 +27,15 @@ const METHODS = new Map<string, readonly string[]>(
   ]),
 );
 
-export interface Cors {
-  /** Answers a preflight from an allowed origin; false when the request goes on to the proxy. */
-  preflight(req: http.IncomingMessage, res: http.ServerResponse): boolean;
-  /** The fields the proxied answer gets (Fetch §3.2.5); added beside the sidecar's, never replacing them. */
-  fields(req: http.IncomingMessage): readonly string[];
-}
+export type Cors = NonNullable<ReturnType<typeof createCors>>;
 
-export function createCors(origins: readonly string[]): Cors | undefined {
+export function createCors(origins: readonly string[]) {
   if (origins.length === 0) return undefined;
   const allowed = new Set(origins);
   const methodsOf = (req: http.IncomingMessage) => METHODS.get((req.url ?? '/').split('?', 1)[0]!);
   return {
-    preflight(req, res) {
+    /** Answers a preflight from an allowed origin; false when the request goes on to the proxy. */
+    preflight(req: http.IncomingMessage, res: http.ServerResponse): boolean {
       const methods = methodsOf(req);
       const origin = req.headers.origin;
       const requested = req.headers['access-control-request-method'];
@@ -59,7 +55,8 @@ export function createCors(origins: readonly string[]): Cors | undefined {
       res.end();
       return true;
     },
-    fields(req) {
+    /** The fields the proxied answer gets (Fetch §3.2.5); added beside the sidecar's, never replacing them. */
+    fields(req: http.IncomingMessage): readonly string[] {
       // A preflight this hook did not answer is the sidecar's to refuse, without CORS fields.
       if (!methodsOf(req) || (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined)) return [];
       const origin = req.headers.origin;

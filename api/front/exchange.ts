@@ -28,65 +28,57 @@ const CONNECTION_LOST = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_E
  */
 const NEVER_REACHED = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE']);
 
-export class Exchange implements Dispatcher.DispatchHandler {
-  private controller: Dispatcher.DispatchController | undefined;
-  private answered = false;
-  onDone: (() => void) | undefined;
-  private readonly attempt: Attempt;
-  private readonly retry: (() => void) | undefined;
-  private readonly neverReached: (error: Error) => void;
-
-  constructor(attempt: Attempt, retry: (() => void) | undefined, neverReached: (error: Error) => void) {
-    this.attempt = attempt;
-    this.retry = retry;
-    this.neverReached = neverReached;
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-  }
-
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: http.IncomingHttpHeaders): void {
-    const { res, extra } = this.attempt;
-    // The front refused the connection meanwhile (its parser gave up on the client's bytes).
-    if (res.headersSent) return controller.abort(new Error('answered by the front'));
-    this.answered = true;
-    res.writeHead(statusCode, [...responseHeaders(headers), ...extra]);
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    const { res } = this.attempt;
-    if (!res.write(chunk)) {
-      controller.pause();
-      res.once('drain', () => controller.resume());
-    }
-  }
-
-  onResponseEnd(): void {
-    this.attempt.res.end();
-    this.onDone?.();
-  }
-
-  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error & { code?: string }): void {
-    this.onDone?.();
-    const { req, res, onError } = this.attempt;
-    // The sidecar died after its headers: the client must see a broken response, not a short one.
-    if (this.answered) return void res.destroy();
-    if (res.destroyed || res.headersSent) return;
-    if (this.retry && CONNECTION_LOST.has(error.code ?? '')) return this.retry();
-    if (NEVER_REACHED.has(error.code ?? '')) return this.neverReached(error);
-    onError?.(`proxy ${req.method} ${(req.url ?? '').split('?', 1)[0]}: ${error.message}`);
-    fail(this.attempt);
-  }
-
+export type Exchange = Dispatcher.DispatchHandler & {
+  onResponseError(controller: Dispatcher.DispatchController | undefined, error: Error & { code?: string }): void;
+  /** Called once the answer ended or failed (a retry's own connection is closed then). */
+  onDone?: () => void;
   /** The client went away: stop the sidecar's work for it too. */
-  clientGone(): void {
-    if (!this.attempt.res.writableFinished && this.controller && !this.controller.aborted) this.controller.abort(new Error('client went away'));
-  }
+  clientGone(): void;
+};
+
+export function createExchange(attempt: Attempt, retry: (() => void) | undefined, neverReached: (error: Error) => void): Exchange {
+  const { res, extra } = attempt;
+  let controller: Dispatcher.DispatchController | undefined;
+  let answered = false;
+  const handler: Exchange = {
+    onRequestStart(started) {
+      controller = started;
+    },
+    onResponseStart(started, statusCode, headers) {
+      // The front refused the connection meanwhile (its parser gave up on the client's bytes).
+      if (res.headersSent) return started.abort(new Error('answered by the front'));
+      answered = true;
+      res.writeHead(statusCode, [...responseHeaders(headers), ...extra]);
+    },
+    onResponseData(streaming, chunk) {
+      if (!res.write(chunk)) {
+        streaming.pause();
+        res.once('drain', () => streaming.resume());
+      }
+    },
+    onResponseEnd() {
+      res.end();
+      handler.onDone?.();
+    },
+    onResponseError(_controller, error: Error & { code?: string }) {
+      handler.onDone?.();
+      // The sidecar died after its headers: the client must see a broken response, not a short one.
+      if (answered) return void res.destroy();
+      if (res.destroyed || res.headersSent) return;
+      if (retry && CONNECTION_LOST.has(error.code ?? '')) return retry();
+      if (NEVER_REACHED.has(error.code ?? '')) return neverReached(error);
+      fail(attempt, error.message);
+    },
+    clientGone() {
+      if (!res.writableFinished && controller && !controller.aborted) controller.abort(new Error('client went away'));
+    },
+  };
+  return handler;
 }
 
-/** Contract part 7: an unexpected failure is `500 {error: internal_error, message}`. */
-export function fail({ res, extra }: Attempt): void {
+/** Contract part 7: an unexpected failure is `500 {error: internal_error, message}`; `why` is logged. */
+export function fail({ req, res, extra, onError }: Attempt, why?: string): void {
+  if (why) onError?.(`proxy ${req.method} ${(req.url ?? '').split('?', 1)[0]}: ${why}`);
   if (res.headersSent) return void res.destroy();
   sendOwn(res, FAILED, extra);
 }

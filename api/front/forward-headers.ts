@@ -17,7 +17,6 @@ const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'expect', 'content-length', 'forwa
 
 /** The request's fields for the sidecar, as a flat [name, value, …] list. */
 export function forwardHeaders(req: http.IncomingMessage, trusted: Trusted): string[] {
-  const client = requestClient(req, trusted);
   const raw = req.rawHeaders;
   const named = connectionOptions(req.headers.connection);
   const out: string[] = [];
@@ -26,9 +25,14 @@ export function forwardHeaders(req: http.IncomingMessage, trusted: Trusted): str
     if (NOT_FORWARDED.has(name) || named?.has(name)) continue;
     out.push(raw[i], raw[i + 1]);
   }
-  const viaTrusted = trusted(req.socket.remoteAddress ?? '');
-  const claimed = (name: string) => (viaTrusted ? lastValue(req.headers[name]) : undefined);
+  // '' rather than undefined: a front connection always has a peer, and "no peer" is not trusted
+  // (a socket already gone has none).
+  const peer = req.socket.remoteAddress ?? '';
+  const client = clientAddress(peer, joined(req.headers['x-forwarded-for']), trusted);
   if (client) out.push('X-Forwarded-For', client);
+  // The last value of a field a trusted proxy set.
+  const viaTrusted = trusted(peer);
+  const claimed = (name: string) => (viaTrusted ? joined(req.headers[name])?.split(',').pop()?.trim() || undefined : undefined);
   out.push('X-Forwarded-Proto', claimed('x-forwarded-proto') ?? 'http');
   const host = claimed('x-forwarded-host') ?? req.headers.host;
   if (host) out.push('X-Forwarded-Host', host);
@@ -36,13 +40,6 @@ export function forwardHeaders(req: http.IncomingMessage, trusted: Trusted): str
   const id = requestIdOf(req);
   if (id) out.push('X-Request-Id', id);
   return out;
-}
-
-/** The client's address as the front tells the sidecar (a socket already gone has no peer). */
-function requestClient(req: http.IncomingMessage, trusted: Trusted): string | undefined {
-  const forwardedFor = req.headers['x-forwarded-for'];
-  // '' rather than undefined: a front connection always has a peer, and "no peer" is not trusted.
-  return clientAddress(req.socket.remoteAddress ?? '', Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor, trusted);
 }
 
 /** The sidecar's fields for the client, as a flat [name, value, …] list. */
@@ -61,14 +58,12 @@ export function responseHeaders(headers: http.IncomingHttpHeaders): (string | st
 
 /** RFC 9110 §7.6.1: the fields a Connection header names; undefined for the usual bare keep-alive/close. */
 function connectionOptions(connection: string | string[] | undefined): Set<string> | undefined {
-  if (connection === undefined) return undefined;
-  const value = (Array.isArray(connection) ? connection.join(',') : connection).toLowerCase();
-  if (value === 'keep-alive' || value === 'close') return undefined;
+  const value = joined(connection)?.toLowerCase();
+  if (value === undefined || value === 'keep-alive' || value === 'close') return undefined;
   return new Set(value.split(',').map((token) => token.trim()));
 }
 
-function lastValue(value: string | string[] | undefined): string | undefined {
-  const joined = Array.isArray(value) ? value.join(',') : value;
-  const last = joined?.split(',').pop()?.trim();
-  return last || undefined;
+/** A field's lines as one comma-separated value (RFC 9110 §5.3). */
+function joined(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(',') : value;
 }

@@ -1,11 +1,8 @@
 /**
  * Response headers of static files, decided once per file at start-up. Responses are written
- * from flat `[name, value, name, value, …]` arrays that are built here and never rebuilt.
+ * from flat `[name, value, name, value, …]` arrays built once (representation.ts), never rebuilt.
  */
 import { HTML_TYPE, MARKDOWN_TYPE } from './media-types.ts';
-import type { Coding } from './negotiate.ts';
-
-export type RawHeaders = readonly string[];
 
 /** No inline script or style anywhere: the site ships its script as a file under /_astro/. */
 export const CONTENT_SECURITY_POLICY = [
@@ -30,7 +27,7 @@ export const PERMISSIONS_POLICY = [
 ].map((feature) => `${feature}=()`).join(', ');
 
 /** On every static response, pages or not: a stray SVG or text file gets the same protection. */
-export const SECURITY_HEADERS: RawHeaders = [
+export const SECURITY_HEADERS: readonly string[] = [
   'Content-Security-Policy', CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options', 'nosniff',
   'Referrer-Policy', 'strict-origin-when-cross-origin',
@@ -38,14 +35,9 @@ export const SECURITY_HEADERS: RawHeaders = [
 ];
 
 /** Astro fingerprints everything under /_astro/: a changed file gets a new name. */
-const IMMUTABLE_PREFIX = '/_astro/';
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Everything else may be stored but is revalidated with its ETag before each use. */
 export const CACHE_REVALIDATE = 'public, max-age=0, must-revalidate';
-
-export function cacheControlFor(urlPath: string): string {
-  return urlPath.startsWith(IMMUTABLE_PREFIX) ? CACHE_IMMUTABLE : CACHE_REVALIDATE;
-}
 
 /** One `Link` field value (RFC 8288 §3). */
 export function link(href: string, rel: string, type?: string): string {
@@ -60,37 +52,6 @@ export interface Described {
   vary: readonly string[];
   /** False for error pages: they carry no ETag and are never answered with 304. */
   validators: boolean;
-}
-
-export interface EncodedBody {
-  coding: Coding;
-  etag: string;
-  length: number;
-}
-
-/** The 200 headers of one encoded body. Vary names Accept-Encoding whenever codings were on offer. */
-export function okHeaders(meta: Described, body: EncodedBody, codingsOffered: boolean): RawHeaders {
-  return [
-    'Content-Type', meta.contentType,
-    'Content-Length', String(body.length),
-    ...(body.coding === 'identity' ? [] : ['Content-Encoding', body.coding]),
-    ...validatorHeaders(meta, body, codingsOffered),
-  ];
-}
-
-/**
- * RFC 9110 §15.4.5: a 304 carries ETag, Vary and Cache-Control as the 200 would, and no
- * representation metadata (type, length, coding).
- */
-export function validatorHeaders(meta: Described, body: EncodedBody, codingsOffered: boolean): string[] {
-  const vary = [...meta.vary, ...(codingsOffered ? ['Accept-Encoding'] : [])];
-  return [
-    ...(meta.validators ? ['ETag', body.etag] : []),
-    'Cache-Control', meta.cacheControl,
-    ...(vary.length ? ['Vary', vary.join(', ')] : []),
-    ...(meta.links.length ? ['Link', meta.links.join(', ')] : []),
-    ...SECURITY_HEADERS,
-  ];
 }
 
 /**
@@ -110,10 +71,10 @@ export function estimateTokens(body: Buffer): number {
   return Math.ceil(body.length / 4);
 }
 
-export function agentHeaders(body: Buffer | undefined, contentType: string, contentSignal: string | undefined): RawHeaders {
+export function agentHeaders(body: Buffer, contentType: string, contentSignal: string | undefined): string[] {
   const isPage = contentType === HTML_TYPE || contentType === MARKDOWN_TYPE;
   return [
-    ...(contentType === MARKDOWN_TYPE && body ? ['x-markdown-tokens', String(estimateTokens(body))] : []),
+    ...(contentType === MARKDOWN_TYPE ? ['x-markdown-tokens', String(estimateTokens(body))] : []),
     ...(isPage && contentSignal ? ['Content-Signal', contentSignal] : []),
   ];
 }

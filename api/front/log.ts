@@ -4,10 +4,11 @@
  * query, status, duration; every string goes through the shared redaction (api/log/redact.ts), so
  * addresses and tokens in any spelling are masked.
  */
+import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import { Redacted, REQUEST_MESSAGE, redactString, type Logger } from '../log/logger.ts';
 import { redact, redactPath } from '../log/redact.ts';
-import { REQUEST_ID_HEADER, requestIdFor } from '../log/request-id.ts';
+import { acceptableRequestId, REQUEST_ID_HEADER } from '../log/request-id.ts';
 import type { Trusted } from '../net/client-address.ts';
 
 /** The text form of a request line (tests and terminals). */
@@ -50,8 +51,8 @@ export function requestTracker({ trusted, logger, onFinish, now = () => performa
   return (req, res, isApi) => {
     const started = now();
     const header = req.headers[REQUEST_ID_HEADER];
-    // Whose id is believed matters only when there is one.
-    const id = requestIdFor(header, header !== undefined && trusted(req.socket.remoteAddress));
+    // A trusted proxy's id is kept (whose it is matters only when there is one); else a new one.
+    const id = (header !== undefined && trusted(req.socket.remoteAddress) ? acceptableRequestId(header) : undefined) ?? randomUUID();
     (req as WithId)[ID] = id;
     if (!logger && !onFinish) return;
     // 'close' comes once per response, also when the client went away first.

@@ -23,7 +23,7 @@ import { Client, Pool, type Dispatcher } from 'undici';
 import { BODY_LIMIT_BYTES } from '../contract/index.ts';
 import type { Trusted } from '../net/client-address.ts';
 import { describeAddress, type SidecarAddress } from '../net/sidecar-address.ts';
-import { Exchange, fail, type Attempt } from './exchange.ts';
+import { createExchange, fail, type Attempt, type Exchange } from './exchange.ts';
 import { forwardHeaders } from './forward-headers.ts';
 import { decodeUnreserved } from './target.ts';
 
@@ -47,8 +47,7 @@ export interface ProxyOptions {
 export type Proxy = (req: http.IncomingMessage, res: http.ServerResponse, extra?: readonly string[]) => void;
 
 /** One client request on its way to the sidecar, across every try. */
-interface Forwarding {
-  attempt: Attempt;
+interface Forwarding extends Attempt {
   headers: string[];
   body: Buffer | null;
   /** The try in flight, if any. */
@@ -84,16 +83,14 @@ export function isApiPath(target: string): boolean {
 /** RFC 9110 §9.2.2: only these may be repeated without the client knowing. */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 
-export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): void } {
-  const idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
+export function createProxy({ upstream: sidecar, trusted, idleTimeoutMs = 30_000, onError, holdMs = 0, holdEvents }: ProxyOptions): { proxy: Proxy; close(): void } {
+  const common = { connectTimeout: CONNECT_TIMEOUT_MS, headersTimeout: idleTimeoutMs, bodyTimeout: idleTimeoutMs, pipelining: 1 };
   let pool: Pool | undefined;
   let poolOf = '';
 
-  /** Client options for one sidecar address: the Unix socket, or TCP. */
-  function clientOptions(upstream: SidecarAddress): [string, Pool.Options] {
-    const common = { connectTimeout: CONNECT_TIMEOUT_MS, headersTimeout: idleTimeoutMs, bodyTimeout: idleTimeoutMs, pipelining: 1 };
-    return 'socketPath' in upstream ? ['http://localhost', { ...common, socketPath: upstream.socketPath }] : [describeAddress(upstream), common];
-  }
+  /** undici's origin and options for one sidecar address: the Unix socket, or TCP. */
+  const clientOptions = (upstream: SidecarAddress): [string, Pool.Options] =>
+    'socketPath' in upstream ? ['http://localhost', { ...common, socketPath: upstream.socketPath }] : [describeAddress(upstream), common];
 
   /** One pool per sidecar address: a sidecar restarted elsewhere gets a fresh one. */
   function poolFor(upstream: SidecarAddress): Pool {
@@ -106,18 +103,17 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
     return pool;
   }
 
-  const holdMs = options.holdMs ?? 0;
-  const events = options.holdEvents;
   let holding = 0;
 
   function proxy(req: http.IncomingMessage, res: http.ServerResponse, extra: readonly string[] = []): void {
-    const attempt: Attempt = { req, res, extra, onError: options.onError };
-    const f: Forwarding = { attempt, headers: forwardHeaders(req, options.trusted), body: null, closed: false };
+    const f: Forwarding = { req, res, extra, onError, headers: forwardHeaders(req, trusted), body: null, closed: false };
     res.on('close', () => {
       f.closed = true;
       f.current?.clientGone();
     });
-    if (!hasBody(req)) return send(f, true);
+    // RFC 9112 §6.3: a request has content only when it says so with Content-Length or Transfer-Encoding.
+    const length = req.headers['content-length'];
+    if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return send(f, true);
     readBody(req, (body) => {
       f.body = body;
       if (!f.closed) send(f, true);
@@ -126,11 +122,11 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
 
   /** Starts one try, or holds the request while no sidecar is known. */
   function send(f: Forwarding, mayRetry: boolean, fresh = false): void {
-    const { req } = f.attempt;
-    const upstream = options.upstream();
+    const { req } = f;
+    const upstream = sidecar();
     if (!upstream) return wait(f, mayRetry, undefined);
     const retry = mayRetry && IDEMPOTENT.has(req.method ?? '') ? () => send(f, false, true) : undefined;
-    const exchange = new Exchange(f.attempt, retry, (error) => wait(f, mayRetry, error.message));
+    const exchange = createExchange(f, retry, (error) => wait(f, mayRetry, error.message));
     f.current = exchange;
     try {
       // A retry gets a connection of its own: the pool might hand out another stale one.
@@ -151,9 +147,12 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
     const now = performance.now();
     if (f.deadline === undefined) {
       f.deadline = now + holdMs;
-      if (holdMs > 0 && holding < MAX_HELD) events?.held();
+      if (holdMs > 0 && holding < MAX_HELD) holdEvents?.held();
     }
-    if (now >= f.deadline || holding >= MAX_HELD) return giveUp(f);
+    if (now >= f.deadline || holding >= MAX_HELD) {
+      holdEvents?.dropped();
+      return fail(f, f.why);
+    }
     holding++;
     setTimeout(() => {
       holding--;
@@ -161,20 +160,7 @@ export function createProxy(options: ProxyOptions): { proxy: Proxy; close(): voi
     }, HOLD_TICK_MS);
   }
 
-  function giveUp(f: Forwarding): void {
-    events?.dropped();
-    const { req, onError } = f.attempt;
-    if (f.why) onError?.(`proxy ${req.method} ${(req.url ?? '').split('?', 1)[0]}: ${f.why}`);
-    fail(f.attempt);
-  }
-
   return { proxy, close: () => void pool?.destroy().catch(() => {}) };
-}
-
-/** RFC 9112 §6.3: a request has content only when it says so with Content-Length or Transfer-Encoding. */
-function hasBody(req: http.IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /**

@@ -2,14 +2,13 @@
  * dist/ loaded into memory at start: the URL table of the site. Requests are answered from this
  * table only; the walk does not follow symbolic links, so nothing outside dist/ can be reached.
  */
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DISCOVERY_PATHS, LANGS, PAGE_PATHS, canonicalOfTwin, twinPath } from '../contract/index.ts';
-import { CACHE_REVALIDATE, agentHeaders, cacheControlFor, contentSignalOf, link, type Described } from './headers.ts';
+import { CACHE_IMMUTABLE, CACHE_REVALIDATE, agentHeaders, contentSignalOf, link, type Described } from './headers.ts';
 import { ALIASES, FALLBACK_TYPE, HTML_TYPE, JSON_TYPE, MARKDOWN_TYPE, contentTypeOf } from './media-types.ts';
 import type { Primary } from './negotiate.ts';
 import { represent, type Representation } from './representation.ts';
-import { SUFFIX, codingOfName, type Compressed } from './codings.ts';
+import { readSite } from './codings.ts';
 
 export type Route =
   /** `html` is the primary representation (HTML, or JSON for a document such as /openapi.json). */
@@ -17,24 +16,14 @@ export type Route =
   | { kind: 'file'; rep: Representation }
   | { kind: 'redirect'; location: string };
 
-/** A 404 body in both variants (either may be missing from a build). */
-export interface NotFound {
-  html?: Representation;
-  markdown?: Representation;
-}
-
-export interface Site {
-  routes: ReadonlyMap<string, Route>;
-  /** The 404 body for a path: the language's own 404 page under its prefix (e.g. /de/). */
-  notFound(urlPath: string): NotFound;
-}
+export type Site = Awaited<ReturnType<typeof loadSite>>;
 
 /** 404 pages, per language prefix: served with status 404 only, never as a 200 at their own address. */
 const NOT_FOUND_PREFIXES = LANGS.map((lang) => PAGE_PATHS.home[lang]).sort((a, b) => b.length - a.length);
 const notFoundFiles = (prefix: string) => ({ html: `${prefix}404.html`, markdown: twinPath(`${prefix}404/`) });
 
-export async function loadSite(distDir: string, baseUrl: string): Promise<Site> {
-  const { files, stored } = splitCodings(await readTree(path.resolve(distDir)));
+export async function loadSite(distDir: string, baseUrl: string) {
+  const { files, stored } = await readSite(path.resolve(distDir));
   if (!files.size) throw new Error(`${distDir} holds no files: build the site first (npm run build)`);
   const hidden = new Set<string>([...Object.values(ALIASES), ...NOT_FOUND_PREFIXES.flatMap((p) => Object.values(notFoundFiles(p)))]);
   const pages = new Set([...files.keys()].filter((p) => p.endsWith('/index.html')).map((p) => p.slice(0, -'index.html'.length)));
@@ -42,7 +31,7 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
   const catalogLink = link(`${baseUrl}${DISCOVERY_PATHS.apiCatalog}`, 'api-catalog');
   // The operator's content-use preferences, as the build wrote them into robots.txt.
   const signal = contentSignalOf(files.get(DISCOVERY_PATHS.robots)?.toString('utf8') ?? '');
-  const extraOf = (body: Buffer | undefined, type: string) => agentHeaders(body, type, signal);
+  const load = (file: string, meta: Described) => represent(files.get(file)!, meta, agentHeaders(files.get(file)!, meta.contentType, signal), stored.get(file));
   const routes = new Map<string, Route>();
   const pending: Promise<void>[] = [];
 
@@ -53,10 +42,8 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
     const htmlLinks = [...(twin ? [link(`${baseUrl}${twin}`, 'alternate', 'text/markdown')] : []), ...extra];
     pending.push(
       (async () => {
-        const html = await represent(files.get(`${dir}index.html`)!, described(dir, HTML_TYPE, htmlLinks, vary), extraOf(undefined, HTML_TYPE), stored.get(`${dir}index.html`));
-        const markdown = twin
-          ? await represent(files.get(twin)!, described(dir, MARKDOWN_TYPE, [link(`${baseUrl}${dir}`, 'canonical'), ...extra], vary), extraOf(files.get(twin), MARKDOWN_TYPE), stored.get(twin))
-          : undefined;
+        const html = await load(`${dir}index.html`, described(dir, HTML_TYPE, htmlLinks, vary));
+        const markdown = twin ? await load(twin, described(dir, MARKDOWN_TYPE, [link(`${baseUrl}${dir}`, 'canonical'), ...extra], vary)) : undefined;
         routes.set(dir, { kind: 'page', primary: 'html', html, markdown });
       })(),
     );
@@ -65,7 +52,7 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
   }
 
   const aliasOf = new Map(Object.entries(ALIASES).map(([url, file]) => [file, url]));
-  for (const [file, body] of files) {
+  for (const file of files.keys()) {
     if (file.endsWith('/index.html')) continue;
     const url = aliasOf.get(file) ?? file;
     if (hidden.has(file) && !aliasOf.has(file)) continue;
@@ -80,23 +67,22 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
       // A JSON document with a Markdown twin (/openapi.json): negotiable like a page.
       pending.push(
         Promise.all([
-          represent(body, described(url, type, [...links, link(`${baseUrl}${twin}`, 'alternate', 'text/markdown')], ['Accept']), [], stored.get(file)),
-          represent(files.get(twin)!, described(url, MARKDOWN_TYPE, [link(`${baseUrl}${url}`, 'canonical')], ['Accept']), extraOf(files.get(twin), MARKDOWN_TYPE), stored.get(twin)),
+          load(file, described(url, type, [...links, link(`${baseUrl}${twin}`, 'alternate', 'text/markdown')], ['Accept'])),
+          load(twin, described(url, MARKDOWN_TYPE, [link(`${baseUrl}${url}`, 'canonical')], ['Accept'])),
         ]).then(([json, markdown]) => void routes.set(url, { kind: 'page', primary: 'json', html: json, markdown })),
       );
       continue;
     }
-    pending.push(represent(body, described(url, type, links, []), extraOf(body, type), stored.get(file)).then((rep) => void routes.set(url, { kind: 'file', rep })));
+    pending.push(load(file, described(url, type, links, [])).then((rep) => void routes.set(url, { kind: 'file', rep })));
   }
 
-  const notFound = new Map<string, NotFound>();
+  /** A 404 body in both variants (either may be missing from a build), per language prefix. */
+  const notFound = new Map<string, { html?: Representation; markdown?: Representation }>();
   for (const prefix of NOT_FOUND_PREFIXES) {
     const names = notFoundFiles(prefix);
     const both = files.has(names.html) && files.has(names.markdown);
     const page = (name: string, type: string) =>
-      files.has(name)
-        ? represent(files.get(name)!, { ...described(name, type, [], both ? ['Accept'] : []), cacheControl: CACHE_REVALIDATE, validators: false }, extraOf(files.get(name), type), stored.get(name))
-        : undefined;
+      files.has(name) ? load(name, { ...described(name, type, [], both ? ['Accept'] : []), cacheControl: CACHE_REVALIDATE, validators: false }) : undefined;
     pending.push(
       Promise.all([page(names.html, HTML_TYPE), page(names.markdown, MARKDOWN_TYPE)]).then(([html, markdown]) => {
         if (html || markdown) notFound.set(prefix, { html, markdown });
@@ -108,49 +94,12 @@ export async function loadSite(distDir: string, baseUrl: string): Promise<Site> 
   const root = notFound.get('/') ?? {};
   return {
     routes,
-    notFound: (urlPath) => notFound.get(NOT_FOUND_PREFIXES.find((p) => urlPath.startsWith(p)) ?? '/') ?? root,
+    /** The 404 body for a path: the language's own 404 page under its prefix (e.g. /de/). */
+    notFound: (urlPath: string) => notFound.get(NOT_FOUND_PREFIXES.find((p) => urlPath.startsWith(p)) ?? '/') ?? root,
   };
 }
 
 function described(urlPath: string, contentType: string, links: string[], vary: string[]): Described {
-  return { contentType, cacheControl: cacheControlFor(urlPath), links, vary, validators: true };
-}
-
-/**
- * The build's compressed copies (`X.br`, `X.gz` beside a file X: codings.ts) are codings of X, not
- * resources of their own. A `.gz` or `.br` file with no original beside it is an ordinary file.
- */
-function splitCodings(tree: Map<string, Buffer>): { files: Map<string, Buffer>; stored: Map<string, Compressed> } {
-  const files = new Map<string, Buffer>();
-  const stored = new Map<string, Compressed>();
-  for (const [name, body] of tree) {
-    const coding = codingOfName(name);
-    const original = coding && name.slice(0, -SUFFIX[coding].length);
-    if (!original || !tree.has(original)) {
-      files.set(name, body);
-      continue;
-    }
-    stored.set(original, { ...stored.get(original), [coding]: body });
-  }
-  return { files, stored };
-}
-
-/** Every public regular file under root, keyed by its URL path. Symbolic links are skipped, not followed. */
-async function readTree(root: string): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  let entries;
-  try {
-    entries = await readdir(root, { recursive: true, withFileTypes: true });
-  } catch (error) {
-    throw new Error(`cannot read the site at ${root}: ${(error as Error).message}. Build it first (npm run build).`);
-  }
-  await Promise.all(
-    entries
-      .filter((entry) => entry.isFile())
-      .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
-      // Dotfiles are never public, except the RFC 8615 well-known tree.
-      .filter((rel) => !rel.split('/').some((segment, i) => segment.startsWith('.') && !(i === 0 && segment === '.well-known')))
-      .map(async (rel) => void out.set(`/${rel}`, await readFile(path.join(root, rel)))),
-  );
-  return out;
+  const cacheControl = urlPath.startsWith('/_astro/') ? CACHE_IMMUTABLE : CACHE_REVALIDATE;
+  return { contentType, cacheControl, links, vary, validators: true };
 }

@@ -66,13 +66,22 @@ export const MAX_LOGGED_PATH = 200;
 const OPAQUE_TOKEN = /^(?=[^/]*\d)(?=[^/]*[a-z])[\w.~+=-]{32,}$/i;
 
 /**
+ * A path the masking returns unchanged: unreserved characters and slashes only (no `@`,
+ * `%`, `&`, backslash or anything to decode or fold), no `eyJ` (no JWT), no segment long enough
+ * for OPAQUE_TOKEN, and short enough not to be cut. Most request paths are; they skip the work.
+ */
+const PLAIN_PATH = /^[A-Za-z0-9/._~-]*$/;
+const LONG_SEGMENT = /[^/]{32}/;
+
+/**
  * The loggable form of a request target: no query or fragment (they carry form values and
  * tokens), each segment that holds an address or a token masked, only printable ASCII (so a
  * client cannot forge log lines), and at most MAX_LOGGED_PATH characters.
  */
 export function redactPath(target: string): string {
   const path = target.split('?', 1)[0].split('#', 1)[0];
-  return plainPath(path) ? path : maskPath(path);
+  const plain = path.length <= MAX_LOGGED_PATH && PLAIN_PATH.test(path) && !LONG_SEGMENT.test(path) && !path.includes('eyJ');
+  return plain ? path : maskPath(path);
 }
 
 /** redactPath() without the shortcut for plain paths (test/front/request-line.test.ts holds the two equal). */
@@ -84,17 +93,6 @@ export function maskPath(path: string): string {
     .join('/')
     .replace(/[^\x21-\x7e]/g, '?');
   return masked.length > MAX_LOGGED_PATH ? `${masked.slice(0, MAX_LOGGED_PATH)}…` : masked;
-}
-
-/**
- * A path the masking above returns unchanged: unreserved characters and slashes only (no `@`,
- * `%`, `&`, backslash or anything to decode or fold), no `eyJ` (no JWT), no segment long enough
- * for OPAQUE_TOKEN, and short enough not to be cut. Most request paths are; they skip the work.
- */
-const PLAIN_PATH = /^[A-Za-z0-9/._~-]*$/;
-const LONG_SEGMENT = /[^/]{32}/;
-function plainPath(path: string): boolean {
-  return path.length <= MAX_LOGGED_PATH && PLAIN_PATH.test(path) && !LONG_SEGMENT.test(path) && !path.includes('eyJ');
 }
 
 /**

@@ -3,8 +3,6 @@
  * X-Request-Id), written on the front's request line, and passed to the sidecar in the same
  * header so that its error lines name the request they belong to.
  */
-import { randomUUID } from 'node:crypto';
-
 export const REQUEST_ID_HEADER = 'x-request-id';
 
 /** What an id may look like: short, no spaces or control characters (it goes into log lines). */
@@ -14,9 +12,4 @@ const ACCEPTABLE = /^[A-Za-z0-9._:+/=-]{1,128}$/;
 export function acceptableRequestId(value: string | string[] | undefined): string | undefined {
   const id = Array.isArray(value) ? value[value.length - 1] : value;
   return id !== undefined && ACCEPTABLE.test(id) ? id : undefined;
-}
-
-/** The id of an incoming request: the proxy's when the peer is a trusted proxy, else a new one. */
-export function requestIdFor(header: string | string[] | undefined, peerTrusted: boolean): string {
-  return (peerTrusted ? acceptableRequestId(header) : undefined) ?? randomUUID();
 }

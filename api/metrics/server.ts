@@ -26,7 +26,7 @@ export async function listenMetrics(
   sidecarText: () => Promise<string | undefined>,
   host: string,
   port: number,
-  readiness: () => Promise<Readiness | undefined> = async () => undefined,
+  readiness: () => Promise<Readiness | undefined>,
 ) {
   const server = http.createServer(async (req, res) => {
     const path = (req.url ?? '').split('?', 1)[0];

@@ -96,9 +96,8 @@ function stripPort(hop: string): string {
  * `ipv6PrefixBits` (one customer usually holds a whole /64), e.g. `2001:db8:1:2::/64`.
  */
 export function addressBucket(address: string | undefined, ipv6PrefixBits: number): string {
-  const parsed = address ? parse(address) : undefined;
-  if (!parsed) return 'unknown';
-  if (parsed.kind() === 'ipv4') return parsed.toString();
-  const network = ipaddr.IPv6.networkAddressFromCIDR(`${new ipaddr.IPv6((parsed as ipaddr.IPv6).parts).toString()}/${ipv6PrefixBits}`);
-  return `${network.toRFC5952String()}/${ipv6PrefixBits}`;
+  const normal = address ? normalizeAddress(address) : undefined;
+  if (!normal) return 'unknown';
+  if (!normal.includes(':')) return normal;
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${normal}/${ipv6PrefixBits}`).toRFC5952String()}/${ipv6PrefixBits}`;
 }

@@ -16,11 +16,8 @@ export const BUILD_INPUTS = ['content', 'site', 'public', 'api/contract', 'api/d
 /** Settings the build bakes into dist/ (absolute URLs, security.txt). */
 const BUILD_SETTINGS = ['BASE_URL', 'SECURITY_CONTACT', 'CONTENT_SIGNALS'] as const satisfies readonly (keyof Config)[];
 
-interface Stamp {
-  settings: Record<string, string>;
-  /** When the last successful build started (ms since epoch): later edits make it stale. */
-  startedAt: number;
-}
+/** `startedAt`: when the last successful build started (ms since epoch); later edits make it stale. */
+type Stamp = { settings: Record<string, string>; startedAt: number };
 
 export function stampPath(root: string, distDir: string): string {
   const key = createHash('sha256').update(path.resolve(root, distDir)).digest('hex').slice(0, 16);

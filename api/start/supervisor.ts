@@ -51,8 +51,8 @@ export function superviseSidecar({ entry, env, log, initialDelayMs = 250, onRest
     const current = fork(entry, [], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true });
     child = current;
     return new Promise<void>((resolve, reject) => {
-      let ready = false;
-      let readyAt = 0;
+      /** When the child said it is ready; undefined until then. */
+      let readyAt: number | undefined;
       const timer = setTimeout(() => {
         log(`sidecar not ready after ${READY_TIMEOUT_MS} ms; stopping it`);
         current.kill('SIGKILL');
@@ -67,8 +67,7 @@ export function superviseSidecar({ entry, env, log, initialDelayMs = 250, onRest
             current.send({ type: 'stop' } satisfies StopMessage, ignoreClosed);
           }, LONE_SIGNAL_MS).unref();
         }
-        if (message?.type !== 'ready' || ready) return;
-        ready = true;
+        if (message?.type !== 'ready' || readyAt !== undefined) return;
         readyAt = Date.now();
         // From now on a signal that reaches the sidecar directly waits for the front (stop-request.ts).
         if (current.connected) current.send({ type: 'supervised' } satisfies StopMessage, ignoreClosed);
@@ -83,7 +82,7 @@ export function superviseSidecar({ entry, env, log, initialDelayMs = 250, onRest
           upstream = undefined;
         }
         const how = signal ? `signal ${signal}` : `code ${code}`;
-        if (!ready) reject(new Error(`sidecar exited with ${how} before it was ready`));
+        if (readyAt === undefined) reject(new Error(`sidecar exited with ${how} before it was ready`));
         else if (!stopping) {
           if (Date.now() - readyAt >= STABLE_MS) delay = initialDelayMs;
           log(`sidecar exited with ${how}; restarting in ${delay} ms`);
