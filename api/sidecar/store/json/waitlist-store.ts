@@ -40,15 +40,6 @@ interface JsonStoreOptions {
   health?: EngineHealth;
 }
 
-/**
- * The records as last committed, read without the lock: every write replaces the file by a rename,
- * so a reader sees one whole commit. Undefined when there is no data file; StartupError when it is
- * corrupt or foreign. For the migration to PostgreSQL.
- */
-export async function readCommittedRecords(dataDir: string): Promise<RecordTable | undefined> {
-  return (await new DurableJsonFile(join(dataDir, STORE_FILE_NAME)).read()) ?? undefined;
-}
-
 interface Waiter {
   resolve(): void;
   reject(error: unknown): void;
@@ -89,7 +80,9 @@ export class JsonWaitlistStore implements WaitlistStore {
 
   /**
    * The last commit, read without the lock and without changing anything (operator reads while no
-   * sidecar runs); undefined when there is no data file. Its changes refuse.
+   * sidecar runs, the migration to PostgreSQL): every write replaces the file by a rename, so a
+   * reader sees one whole commit. Undefined when there is no data file; StartupError when it is
+   * corrupt or foreign. Its changes refuse.
    */
   static async readOnly(dataDir: string): Promise<JsonWaitlistStore | undefined> {
     const file = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
