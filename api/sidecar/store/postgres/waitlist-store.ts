@@ -66,9 +66,6 @@ function filterSql(filter: InviteFilter, params: unknown[]): string {
   return sql;
 }
 
-const bySignup = (a: WaitlistRecord, b: WaitlistRecord) =>
-  a.createdAt === b.createdAt ? (a.email < b.email ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1;
-
 export class PostgresWaitlistStore implements WaitlistStore {
   readonly #pool: pg.Pool;
   readonly #guard: Guard;
@@ -237,16 +234,18 @@ export class PostgresWaitlistStore implements WaitlistStore {
     if (claim.except?.length) which += ` AND email <> ALL($${params.push(claim.except)})`;
     const { rows } = await this.#run(() =>
       this.#pool.query<RecordRow>(
-        `UPDATE waitlist SET invite_state = 'claimed', invite_claimed_at = $1, invited_at = NULL, invite_error = NULL,
-                invite_message_id = '<' || gen_random_uuid() || '@' || $2 || '>'
-         WHERE email IN (SELECT email FROM waitlist WHERE ${which}${filterSql(claim.filter, params)}
-                         ORDER BY created_at, email LIMIT $3 FOR UPDATE SKIP LOCKED)
-         RETURNING ${RECORD_COLUMNS}`,
+        // RETURNING keeps no order: the claimed rows are sorted after the UPDATE.
+        `WITH claimed AS (
+           UPDATE waitlist SET invite_state = 'claimed', invite_claimed_at = $1, invited_at = NULL, invite_error = NULL,
+                  invite_message_id = '<' || gen_random_uuid() || '@' || $2 || '>'
+           WHERE email IN (SELECT email FROM waitlist WHERE ${which}${filterSql(claim.filter, params)}
+                           ORDER BY created_at, email LIMIT $3 FOR UPDATE SKIP LOCKED)
+           RETURNING ${RECORD_COLUMNS})
+         SELECT * FROM claimed ORDER BY created_at, email`,
         params,
       ),
     );
-    // RETURNING keeps no order.
-    return rows.map(recordFromRow).sort(bySignup);
+    return rows.map(recordFromRow);
   }
 
   confirmInvitation(email: string, messageId: string, at: string): Promise<boolean> {
