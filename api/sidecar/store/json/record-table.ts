@@ -29,7 +29,6 @@ export class RecordTable {
     return position === undefined ? undefined : this.#records[position];
   }
 
-  /** Inserts a record, or replaces the one with the same address in place. */
   put(record: WaitlistRecord): void {
     let position = this.#index.get(record.email);
     if (position === undefined) {

@@ -129,7 +129,6 @@ export class JsonWaitlistStore implements WaitlistStore {
     for (const record of this.#db.data.list()) if (matchesFilter(record, filter)) yield record;
   }
 
-  /** Resolves with whether there was a record, once the file without it is on disk. */
   async erase(email: string): Promise<boolean> {
     return (await this.eraseMany([email]))[0];
   }

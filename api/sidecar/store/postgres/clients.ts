@@ -52,7 +52,6 @@ export class PostgresClients implements ClientRegistry {
     await this.#db.query(`INSERT INTO oauth_clients (${COLUMNS}) VALUES ($1, $2, $3, $4, $5)`, clientParams(record));
   }
 
-  /** True if there was such a client. */
   async delete(id: string): Promise<boolean> {
     const { rowCount } = await this.#db.query('DELETE FROM oauth_clients WHERE id = $1', [id]);
     return (rowCount ?? 0) > 0;

@@ -54,7 +54,6 @@ interface WatchOptions {
   checkWhileUp?: boolean;
 }
 
-/** Watches `pool`, whose connections `config` describes. */
 export function watchEngine(pool: pg.Pool, config: pg.ClientConfig, options: WatchOptions) {
   const logger = options.logger ?? silentLogger;
   // A connection of its own: a pool busy with slow statements never looks like an engine away.

@@ -224,7 +224,6 @@ export async function migrateDataDir(dataDir: string, url: string, warn: (line: 
   }
 }
 
-/** The report as the lines the command prints. */
 export function reportLines(report: MigrationReport): string[] {
   const { waitlist: w, clients: c, keys: k } = report;
   const lines = [

@@ -167,12 +167,10 @@ export class PostgresWaitlistStore implements WaitlistStore {
     return rows[0] ? recordFromRow(rows[0]) : undefined;
   }
 
-  /** GDPR Art. 17: resolves with whether there was a record, after the COMMIT that removed it. */
   async erase(email: string): Promise<boolean> {
     return (await this.eraseMany([email]))[0];
   }
 
-  /** One statement, one COMMIT, for the whole list. */
   async eraseMany(emails: string[]): Promise<boolean[]> {
     const { rows } = await this.#run(() => this.#pool.query<{ email: string }>('DELETE FROM waitlist WHERE email = ANY($1) RETURNING email', [emails]));
     const erased = new Set(rows.map((row) => row.email));
@@ -267,7 +265,6 @@ export class PostgresWaitlistStore implements WaitlistStore {
     return rows.map(recordFromRow);
   }
 
-  /** One claim moved on; false when the row or that claim is gone. */
   async #settle(email: string, messageId: string, set: string, values: unknown[]): Promise<boolean> {
     const sql = `UPDATE waitlist SET ${set} WHERE email = $1 AND invite_message_id = $2 AND invite_state = 'claimed'`;
     const { rowCount } = await this.#run(() => this.#pool.query(sql, [email, messageId, ...values]));
