@@ -94,15 +94,6 @@ export class JsonWaitlistStore implements WaitlistStore {
     return store;
   }
 
-  get path(): string {
-    return this.#file.path;
-  }
-
-  /** The record count, synchronously (start-up line and warning). */
-  get size(): number {
-    return this.#db.data.size;
-  }
-
   /** Writes to disk so far (each one a group commit); for tests and the benchmark. */
   get commits(): number {
     return this.#commits;
