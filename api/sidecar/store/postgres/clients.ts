@@ -8,13 +8,7 @@ import type pg from 'pg';
 import { authenticateAgainst, ClientRecord, type AuthenticatedClient, type ClientRegistry } from '../../domain/clients.ts';
 import type { Guard } from './engine-watch.ts';
 
-interface Row {
-  id: string;
-  name: string;
-  created_at: Date;
-  scopes: string[];
-  secret_hash: string;
-}
+type Row = { id: string; name: string; created_at: Date; scopes: string[]; secret_hash: string };
 
 function recordFromRow(row: Row): ClientRecord {
   return ClientRecord.parse({ id: row.id, name: row.name, createdAt: row.created_at.toISOString(), scopes: row.scopes, secretHash: row.secret_hash });
