@@ -21,7 +21,7 @@ import { daySeriesOf, type DayRange, type DaySeries } from '../../domain/day-ser
 import { computeStats } from '../../domain/stats.ts';
 import type { EngineHealth } from '../../health/engine-health.ts';
 import { EngineUnavailableError } from '../../health/unavailable.ts';
-import { matchesFilter, type CommitInfo, type ExportFilter, type WaitlistStore } from '../waitlist-store.ts';
+import type { CommitInfo, ExportFilter, WaitlistStore } from '../waitlist-store.ts';
 import { claimable, failureText, holdsClaim, matchesInviteFilter, newMessageId, type Invitation, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
 import { DurableJsonFile } from './store-file.ts';
 import { discardRecycled, removeLeftovers } from './recycled-file.ts';
@@ -116,8 +116,11 @@ export class JsonWaitlistStore implements WaitlistStore {
   }
 
   async *export(filter: ExportFilter = {}): AsyncGenerator<WaitlistRecord> {
+    const since = filter.since === undefined ? -Infinity : Date.parse(filter.since);
     // Records are replaced, never mutated: a copy of the list is a consistent view.
-    for (const record of this.#db.data.list()) if (matchesFilter(record, filter)) yield record;
+    for (const record of this.#db.data.list()) {
+      if ((filter.lang === undefined || record.lang === filter.lang) && Date.parse(record.createdAt) >= since) yield record;
+    }
   }
 
   async erase(email: string): Promise<boolean> {
