@@ -55,11 +55,6 @@ export class RecordTable {
     for (const record of this.#records) if (record) yield record;
   }
 
-  /** A copy of the list, in sign-up order (records are replaced, never changed in place). */
-  list(): WaitlistRecord[] {
-    return [...this.values()];
-  }
-
   /** The records as the comma-separated elements of a JSON array, chunk by chunk. */
   serializedRecords(): Uint8Array[] {
     const parts: Uint8Array[] = [];

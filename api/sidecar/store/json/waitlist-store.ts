@@ -118,7 +118,7 @@ export class JsonWaitlistStore implements WaitlistStore {
   async *export(filter: ExportFilter = {}): AsyncGenerator<WaitlistRecord> {
     const since = filter.since === undefined ? -Infinity : Date.parse(filter.since);
     // Records are replaced, never mutated: a copy of the list is a consistent view.
-    for (const record of this.#db.data.list()) {
+    for (const record of [...this.#db.data.values()]) {
       if ((filter.lang === undefined || record.lang === filter.lang) && Date.parse(record.createdAt) >= since) yield record;
     }
   }
