@@ -31,7 +31,6 @@ export function dataDirLockPath(dataDir: string): string {
 }
 
 export interface Lock {
-  readonly path: string;
   release(): Promise<void>;
 }
 
@@ -47,7 +46,7 @@ export async function acquireLock(path: string, what: string): Promise<Lock> {
       await handle.sync();
       await handle.close();
       held.add(path);
-      return { path, release: () => releaseLock(path) };
+      return { release: () => releaseLock(path) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }

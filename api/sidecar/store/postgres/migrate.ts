@@ -19,7 +19,7 @@ import { StartupError } from '../errors.ts';
 import { clientsPath, readClients } from '../json/clients-file.ts';
 import { KEYS_FILE_NAME, readKeysFile } from '../json/keys-file.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from '../json/waitlist-store.ts';
-import { acquireLock, dataDirLockPath, LockHeldError, type Lock } from '../lock.ts';
+import { acquireLock, dataDirLockPath, LockHeldError } from '../lock.ts';
 import { clientParams, COLUMNS as CLIENT_COLUMNS } from './clients.ts';
 import { sharedKey } from './keys.ts';
 import { openPool } from './pool.ts';
@@ -202,16 +202,14 @@ export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource) 
  * sign-ups after it are not included: run it again after the switch.
  */
 export async function migrateDataDir(dataDir: string, url: string, warn: (line: string) => void): Promise<MigrationReport> {
-  let lock: Lock | undefined;
-  try {
-    lock = await acquireLock(dataDirLockPath(dataDir), `The data directory ${dataDir}`);
-  } catch (error) {
+  const lock = await acquireLock(dataDirLockPath(dataDir), `The data directory ${dataDir}`).catch((error: unknown) => {
     if (!(error instanceof LockHeldError)) throw error;
     warn(
       `warning: a JSON sidecar (process ${error.owner}) is using ${dataDir}: this copies its last commit; ` +
         'sign-ups after it are not included. Run the migration again after switching to DATABASE_URL.',
     );
-  }
+    return undefined;
+  });
   try {
     const pool = await openPool(url, { max: 1, setting: '--to' });
     try {
