@@ -57,9 +57,8 @@ export async function openJsonBackend(config: Config, options: BackendOptions, c
       );
     }
     if (options.serveOperator) operator = await serveOperator(store, dataDir, options.warn);
-    const opened = store;
-    const describe = async () => `store: JSON file ${join(dataDir, STORE_FILE_NAME)}, ${await opened.count()} records`;
-    return { engine: 'json', store: opened, clients, keys, health, describe, close };
+    const describe = async () => `store: JSON file ${join(dataDir, STORE_FILE_NAME)}, ${await store!.count()} records`;
+    return { engine: 'json', store, clients, keys, health, describe, close };
   } catch (error) {
     await close();
     throw error;
