@@ -193,7 +193,6 @@ export class PostgresWaitlistStore implements WaitlistStore {
     if (filter.lang) where.push(`lang = $${params.push(filter.lang)}`);
     if (filter.since) where.push(`created_at >= $${params.push(filter.since)}`);
     const client = await this.#run(() => this.#pool.connect());
-    let finished = false;
     let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -207,14 +206,13 @@ export class PostgresWaitlistStore implements WaitlistStore {
         for (const row of rows) yield recordFromRow(row);
         if (rows.length < EXPORT_BATCH) break;
       }
-      await client.query('COMMIT');
-      finished = true;
     } catch (error) {
       broken = error as Error;
       throw error;
     } finally {
-      // Also reached when the consumer stops early: the transaction (and its cursor) ends here.
-      if (!finished && !broken) await client.query('ROLLBACK').catch((error: Error) => (broken = error));
+      // Also reached when the consumer stops early. The transaction only read: ROLLBACK ends it (and
+      // its cursor) as COMMIT would.
+      if (!broken) await client.query('ROLLBACK').catch((error: Error) => (broken = error));
       // A connection that failed is closed rather than handed to the next caller.
       client.release(broken);
     }
