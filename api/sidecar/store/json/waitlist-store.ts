@@ -53,8 +53,7 @@ export class JsonWaitlistStore implements WaitlistStore {
   readonly #options: JsonStoreOptions;
   #waiting: Waiter[] = [];
   #flushing: Promise<void> | undefined;
-  #closed = false;
-  #readOnly = false;
+  #closed: 'closed' | 'a read-only snapshot' | undefined;
   #commits = 0;
 
   private constructor(file: DurableJsonFile, table: RecordTable, options: JsonStoreOptions) {
@@ -89,8 +88,7 @@ export class JsonWaitlistStore implements WaitlistStore {
     const table = await file.read();
     if (!table) return undefined;
     const store = new JsonWaitlistStore(file, table, {});
-    store.#readOnly = true;
-    store.#closed = true;
+    store.#closed = 'a read-only snapshot';
     return store;
   }
 
@@ -155,7 +153,7 @@ export class JsonWaitlistStore implements WaitlistStore {
   }
 
   #commit(discardPrevious: boolean): Promise<void> {
-    if (this.#closed) return Promise.reject(new Error('store is closed'));
+    if (this.#closed) return Promise.reject(new Error(`store is ${this.#closed}`));
     return new Promise<void>((resolve, reject) => {
       this.#waiting.push({ resolve, reject, discardPrevious });
       this.#flushing ??= this.#flush();
@@ -190,7 +188,7 @@ export class JsonWaitlistStore implements WaitlistStore {
   }
 
   #refuseIfClosed(): void {
-    if (this.#closed) throw new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed');
+    if (this.#closed) throw new Error(`store is ${this.#closed}`);
   }
 
   /**
@@ -242,8 +240,8 @@ export class JsonWaitlistStore implements WaitlistStore {
   }
 
   async close(): Promise<void> {
-    if (this.#readOnly) return;
-    this.#closed = true;
+    if (this.#closed === 'a read-only snapshot') return;
+    this.#closed = 'closed';
     await this.#flushing;
     await discardRecycled(this.#file.path);
   }
