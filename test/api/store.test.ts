@@ -92,7 +92,7 @@ describe('waitlist store', () => {
     await writeFile(temp, '{"format":"waitlist-st');
     const store = await JsonWaitlistStore.open(dir);
     await expect(stat(temp)).rejects.toThrow();
-    expect(store.size).toBe(0);
+    expect(await store.count()).toBe(0);
   });
 });
 

@@ -9,8 +9,7 @@ import type { WaitlistStats } from '../../contract/index.ts';
 import type { DayRange, DaySeries } from '../domain/day-series.ts';
 import type { WaitlistRecord } from '../domain/record.ts';
 import { failureText, type InviteClaim, type InviteFilter } from '../domain/invitation.ts';
-import type { InvitationStore } from '../store/waitlist-store.ts';
-import type { ExportFilter, OperatorStore } from '../store/waitlist-store.ts';
+import type { ExportFilter, InvitationStore, OperatorStore } from '../store/waitlist-store.ts';
 
 /** Longest silence of the sidecar within one request (an erase waits for a commit of the whole file). */
 const IDLE_TIMEOUT_MS = 30_000;

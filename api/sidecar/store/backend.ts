@@ -35,10 +35,10 @@ export interface BackendOptions {
   /** For the sidecar: also serve the operator channel where the engine needs one (JSON: operator/server.ts). */
   serveOperator?: boolean;
   /**
-   * For operator commands, which answer no waiting client: wait for the engine rather than give
-   * up fast. PostgreSQL: a connection may take as long as at start (not DATABASE_POOL_WAIT_MS), and
-   * no check runs while the engine answers. A command starved of CPU on a busy host (an invite run
-   * at nice 19) otherwise took its own slowness for an engine gone and stopped.
+   * For operator commands, which answer no waiting client and may run starved of CPU (an invite run
+   * at nice 19): wait for the engine rather than take their own slowness for an engine gone.
+   * PostgreSQL: a connection may take as long as at start (not DATABASE_POOL_WAIT_MS), and no check
+   * runs while the engine answers.
    */
   patient?: boolean;
 }

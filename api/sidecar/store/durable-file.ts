@@ -41,8 +41,7 @@ export async function fillTempFile(file: FileHandle, temp: string, chunks: reado
  * only the bytes written before it: writing the rest again then fails with that error (ENOSPC, EIO).
  */
 async function writeChunks(file: FileHandle, chunks: readonly Uint8Array[]): Promise<number> {
-  let total = 0;
-  for (const chunk of chunks) total += chunk.byteLength;
+  const total = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
   let written = (await file.writev(chunks, 0)).bytesWritten;
   if (written < total) {
     const all = Buffer.concat(chunks);

@@ -55,13 +55,6 @@ export interface CommitInfo {
   records?: number;
 }
 
-/** Whether a record passes an export filter; the one definition both engines follow. */
-export function matchesFilter(record: WaitlistRecord, filter: ExportFilter = {}): boolean {
-  if (filter.lang !== undefined && record.lang !== filter.lang) return false;
-  if (filter.since !== undefined && Date.parse(record.createdAt) < Date.parse(filter.since)) return false;
-  return true;
-}
-
 /**
  * The invitations' part of a store (domain/invitation.ts; used by `waitlist invite`). Every call is
  * durable when it resolves, and safe against a concurrent run on another host: a member is claimed

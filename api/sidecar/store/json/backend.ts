@@ -5,7 +5,7 @@
  * operator socket, so `npm run waitlist -- show|erase` work without a stop (operator/server.ts).
  */
 import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Config } from '../../../config.ts';
 import { EngineHealth } from '../../health/engine-health.ts';
 import { silentLogger } from '../../http/log.ts';
@@ -14,7 +14,7 @@ import type { Backend, BackendOptions } from '../backend.ts';
 import { acquireLock, dataDirLockPath } from '../lock.ts';
 import { clientsPath, FileClientDirectory } from './clients-file.ts';
 import { loadOrCreateKeys } from './keys-file.ts';
-import { JsonWaitlistStore } from './waitlist-store.ts';
+import { JsonWaitlistStore, STORE_FILE_NAME } from './waitlist-store.ts';
 
 /**
  * The JSON store's envelope (docs/performance.md): every commit rewrites the whole file, so a
@@ -49,16 +49,16 @@ export async function openJsonBackend(config: Config, options: BackendOptions, c
     store = await JsonWaitlistStore.open(dataDir, { onCommit: options.onCommit, health });
     const keys = await loadOrCreateKeys(dataDir, config);
     const clients = await new FileClientDirectory(clientsPath(dataDir)).load();
-    if (store.size > comfortableRecords) {
+    const size = await store.count();
+    if (size > comfortableRecords) {
       options.warn?.(
-        `The JSON store holds ${store.size} records, more than the ${comfortableRecords} it serves comfortably ` +
+        `The JSON store holds ${size} records, more than the ${comfortableRecords} it serves comfortably ` +
           '(every commit rewrites the whole file); move to PostgreSQL: npm run waitlist -- migrate --to "$DATABASE_URL", then set DATABASE_URL',
       );
     }
     if (options.serveOperator) operator = await serveOperator(store, dataDir, options.warn);
-    const opened = store;
-    const describe = async () => `store: JSON file ${opened.path}, ${opened.size} records`;
-    return { engine: 'json', store: opened, clients, keys, health, describe, close };
+    const describe = async () => `store: JSON file ${join(dataDir, STORE_FILE_NAME)}, ${await store!.count()} records`;
+    return { engine: 'json', store, clients, keys, health, describe, close };
   } catch (error) {
     await close();
     throw error;

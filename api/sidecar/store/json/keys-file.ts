@@ -26,8 +26,7 @@ export type KeysFile = z.infer<typeof KeysFile>;
 
 export async function loadOrCreateKeys(dataDir: string, configured: ConfiguredKeys): Promise<TokenKeys> {
   const path = join(dataDir, KEYS_FILE_NAME);
-  const stored = await readKeysFile(path);
-  const file: KeysFile = stored ?? { format: 'waitlist-token-keys', version: 1 };
+  const file: KeysFile = (await readKeysFile(path)) ?? { format: 'waitlist-token-keys', version: 1 };
   let changed = false;
   const keys = await chooseKeys(configured, async (env) => {
     if (!file[env]) {

@@ -29,7 +29,6 @@ export class RecordTable {
     return position === undefined ? undefined : this.#records[position];
   }
 
-  /** Inserts a record, or replaces the one with the same address in place. */
   put(record: WaitlistRecord): void {
     let position = this.#index.get(record.email);
     if (position === undefined) {
@@ -54,11 +53,6 @@ export class RecordTable {
 
   *values(): Generator<WaitlistRecord> {
     for (const record of this.#records) if (record) yield record;
-  }
-
-  /** A copy of the list, in sign-up order (records are replaced, never changed in place). */
-  list(): WaitlistRecord[] {
-    return [...this.values()];
   }
 
   /** The records as the comma-separated elements of a JSON array, chunk by chunk. */

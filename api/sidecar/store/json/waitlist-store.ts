@@ -21,7 +21,7 @@ import { daySeriesOf, type DayRange, type DaySeries } from '../../domain/day-ser
 import { computeStats } from '../../domain/stats.ts';
 import type { EngineHealth } from '../../health/engine-health.ts';
 import { EngineUnavailableError } from '../../health/unavailable.ts';
-import { matchesFilter, type CommitInfo, type ExportFilter, type WaitlistStore } from '../waitlist-store.ts';
+import type { CommitInfo, ExportFilter, WaitlistStore } from '../waitlist-store.ts';
 import { claimable, failureText, holdsClaim, matchesInviteFilter, newMessageId, type Invitation, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
 import { DurableJsonFile } from './store-file.ts';
 import { discardRecycled, removeLeftovers } from './recycled-file.ts';
@@ -40,15 +40,6 @@ interface JsonStoreOptions {
   health?: EngineHealth;
 }
 
-/**
- * The records as last committed, read without the lock: every write replaces the file by a rename,
- * so a reader sees one whole commit. Undefined when there is no data file; StartupError when it is
- * corrupt or foreign. For the migration to PostgreSQL.
- */
-export async function readCommittedRecords(dataDir: string): Promise<RecordTable | undefined> {
-  return (await new DurableJsonFile(join(dataDir, STORE_FILE_NAME)).read()) ?? undefined;
-}
-
 interface Waiter {
   resolve(): void;
   reject(error: unknown): void;
@@ -62,8 +53,7 @@ export class JsonWaitlistStore implements WaitlistStore {
   readonly #options: JsonStoreOptions;
   #waiting: Waiter[] = [];
   #flushing: Promise<void> | undefined;
-  #closed = false;
-  #readOnly = false;
+  #closed: 'closed' | 'a read-only snapshot' | undefined;
   #commits = 0;
 
   private constructor(file: DurableJsonFile, table: RecordTable, options: JsonStoreOptions) {
@@ -89,25 +79,17 @@ export class JsonWaitlistStore implements WaitlistStore {
 
   /**
    * The last commit, read without the lock and without changing anything (operator reads while no
-   * sidecar runs); undefined when there is no data file. Its changes refuse.
+   * sidecar runs, the migration to PostgreSQL): every write replaces the file by a rename, so a
+   * reader sees one whole commit. Undefined when there is no data file; StartupError when it is
+   * corrupt or foreign. Its changes refuse.
    */
   static async readOnly(dataDir: string): Promise<JsonWaitlistStore | undefined> {
     const file = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
     const table = await file.read();
     if (!table) return undefined;
     const store = new JsonWaitlistStore(file, table, {});
-    store.#readOnly = true;
-    store.#closed = true;
+    store.#closed = 'a read-only snapshot';
     return store;
-  }
-
-  get path(): string {
-    return this.#file.path;
-  }
-
-  /** The record count, synchronously (start-up line and warning). */
-  get size(): number {
-    return this.#db.data.size;
   }
 
   /** Writes to disk so far (each one a group commit); for tests and the benchmark. */
@@ -132,11 +114,13 @@ export class JsonWaitlistStore implements WaitlistStore {
   }
 
   async *export(filter: ExportFilter = {}): AsyncGenerator<WaitlistRecord> {
+    const since = filter.since === undefined ? -Infinity : Date.parse(filter.since);
     // Records are replaced, never mutated: a copy of the list is a consistent view.
-    for (const record of this.#db.data.list()) if (matchesFilter(record, filter)) yield record;
+    for (const record of [...this.#db.data.values()]) {
+      if ((filter.lang === undefined || record.lang === filter.lang) && Date.parse(record.createdAt) >= since) yield record;
+    }
   }
 
-  /** Resolves with whether there was a record, once the file without it is on disk. */
   async erase(email: string): Promise<boolean> {
     return (await this.eraseMany([email]))[0];
   }
@@ -169,7 +153,7 @@ export class JsonWaitlistStore implements WaitlistStore {
   }
 
   #commit(discardPrevious: boolean): Promise<void> {
-    if (this.#closed) return Promise.reject(new Error('store is closed'));
+    if (this.#closed) return Promise.reject(new Error(`store is ${this.#closed}`));
     return new Promise<void>((resolve, reject) => {
       this.#waiting.push({ resolve, reject, discardPrevious });
       this.#flushing ??= this.#flush();
@@ -204,7 +188,7 @@ export class JsonWaitlistStore implements WaitlistStore {
   }
 
   #refuseIfClosed(): void {
-    if (this.#closed) throw new Error(this.#readOnly ? 'store is a read-only snapshot' : 'store is closed');
+    if (this.#closed) throw new Error(`store is ${this.#closed}`);
   }
 
   /**
@@ -256,8 +240,8 @@ export class JsonWaitlistStore implements WaitlistStore {
   }
 
   async close(): Promise<void> {
-    if (this.#readOnly) return;
-    this.#closed = true;
+    if (this.#closed === 'a read-only snapshot') return;
+    this.#closed = 'closed';
     await this.#flushing;
     await discardRecycled(this.#file.path);
   }

@@ -8,13 +8,7 @@ import type pg from 'pg';
 import { authenticateAgainst, ClientRecord, type AuthenticatedClient, type ClientRegistry } from '../../domain/clients.ts';
 import type { Guard } from './engine-watch.ts';
 
-interface Row {
-  id: string;
-  name: string;
-  created_at: Date;
-  scopes: string[];
-  secret_hash: string;
-}
+type Row = { id: string; name: string; created_at: Date; scopes: string[]; secret_hash: string };
 
 function recordFromRow(row: Row): ClientRecord {
   return ClientRecord.parse({ id: row.id, name: row.name, createdAt: row.created_at.toISOString(), scopes: row.scopes, secretHash: row.secret_hash });
@@ -52,7 +46,6 @@ export class PostgresClients implements ClientRegistry {
     await this.#db.query(`INSERT INTO oauth_clients (${COLUMNS}) VALUES ($1, $2, $3, $4, $5)`, clientParams(record));
   }
 
-  /** True if there was such a client. */
   async delete(id: string): Promise<boolean> {
     const { rowCount } = await this.#db.query('DELETE FROM oauth_clients WHERE id = $1', [id]);
     return (rowCount ?? 0) > 0;

@@ -54,7 +54,6 @@ interface WatchOptions {
   checkWhileUp?: boolean;
 }
 
-/** Watches `pool`, whose connections `config` describes. */
 export function watchEngine(pool: pg.Pool, config: pg.ClientConfig, options: WatchOptions) {
   const logger = options.logger ?? silentLogger;
   // A connection of its own: a pool busy with slow statements never looks like an engine away.
@@ -93,22 +92,15 @@ export function watchEngine(pool: pg.Pool, config: pg.ClientConfig, options: Wat
       busyCount = 0;
     }, SUMMARY_INTERVAL_MS).unref();
   };
-  const classify = (error: unknown): unknown => {
-    if (!engineAway(error)) return error;
-    const message = (error as { message?: unknown }).message;
-    if (typeof message === 'string' && WAIT_TIMEOUT.test(message)) {
-      if (health.up) busy();
-    } else {
-      health.failed(error);
-    }
-    return new EngineUnavailableError(health, error);
-  };
   const guard: Guard = async (work) => {
     if (!health.up) throw new EngineUnavailableError(health, new Error(health.state().lastError ?? 'unavailable'));
     try {
       return await work();
     } catch (error) {
-      throw classify(error);
+      if (!engineAway(error)) throw error;
+      if (!WAIT_TIMEOUT.test(String((error as Error).message))) health.failed(error);
+      else if (health.up) busy();
+      throw new EngineUnavailableError(health, error);
     }
   };
   return {

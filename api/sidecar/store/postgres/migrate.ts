@@ -18,8 +18,8 @@ import type { WaitlistRecord } from '../../domain/record.ts';
 import { StartupError } from '../errors.ts';
 import { clientsPath, readClients } from '../json/clients-file.ts';
 import { KEYS_FILE_NAME, readKeysFile } from '../json/keys-file.ts';
-import { readCommittedRecords, STORE_FILE_NAME } from '../json/waitlist-store.ts';
-import { acquireLock, dataDirLockPath, LockHeldError, type Lock } from '../lock.ts';
+import { JsonWaitlistStore, STORE_FILE_NAME } from '../json/waitlist-store.ts';
+import { acquireLock, dataDirLockPath, LockHeldError } from '../lock.ts';
 import { clientParams, COLUMNS as CLIENT_COLUMNS } from './clients.ts';
 import { sharedKey } from './keys.ts';
 import { openPool } from './pool.ts';
@@ -30,7 +30,7 @@ import { STATS_TRIGGERS } from './stats-schema.ts';
 export type MigrationReport = Awaited<ReturnType<typeof migrateToPostgres>>;
 
 interface MigrationSource {
-  records: Iterable<WaitlistRecord>;
+  records: AsyncIterable<WaitlistRecord> | Iterable<WaitlistRecord>;
   clients: readonly ClientRecord[];
   /** Generated keys of the JSON engine, base64url; absent when configured by TOKEN_KEY_*. */
   keys: Partial<Record<Environment, string>>;
@@ -41,15 +41,15 @@ interface MigrationSource {
  * a rename); StartupError when there is no waitlist file (wrong DATA_DIR?).
  */
 export async function readJsonDataDir(dataDir: string): Promise<MigrationSource> {
-  const table = await readCommittedRecords(dataDir);
-  if (!table) {
+  const store = await JsonWaitlistStore.readOnly(dataDir);
+  if (!store) {
     throw new StartupError(
       `There is no waitlist file ${join(dataDir, STORE_FILE_NAME)} to migrate. Check DATA_DIR: it must name the JSON store's data directory.`,
     );
   }
   const keys = await readKeysFile(join(dataDir, KEYS_FILE_NAME));
   return {
-    records: table.values(),
+    records: store.export(),
     clients: await readClients(clientsPath(dataDir)),
     keys: { production: keys?.production, sandbox: keys?.sandbox },
   };
@@ -147,7 +147,7 @@ export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource) 
       waitlist.matched += await countWhere(db, 'waitlist', 'email', batch.map((r) => r.email));
       batch = [];
     };
-    for (const record of source.records) {
+    for await (const record of source.records) {
       waitlist.source += 1;
       batch.push(record);
       if (batch.length >= BATCH) await flush();
@@ -202,16 +202,14 @@ export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource) 
  * sign-ups after it are not included: run it again after the switch.
  */
 export async function migrateDataDir(dataDir: string, url: string, warn: (line: string) => void): Promise<MigrationReport> {
-  let lock: Lock | undefined;
-  try {
-    lock = await acquireLock(dataDirLockPath(dataDir), `The data directory ${dataDir}`);
-  } catch (error) {
+  const lock = await acquireLock(dataDirLockPath(dataDir), `The data directory ${dataDir}`).catch((error: unknown) => {
     if (!(error instanceof LockHeldError)) throw error;
     warn(
       `warning: a JSON sidecar (process ${error.owner}) is using ${dataDir}: this copies its last commit; ` +
         'sign-ups after it are not included. Run the migration again after switching to DATABASE_URL.',
     );
-  }
+    return undefined;
+  });
   try {
     const pool = await openPool(url, { max: 1, setting: '--to' });
     try {
@@ -224,7 +222,6 @@ export async function migrateDataDir(dataDir: string, url: string, warn: (line: 
   }
 }
 
-/** The report as the lines the command prints. */
 export function reportLines(report: MigrationReport): string[] {
   const { waitlist: w, clients: c, keys: k } = report;
   const lines = [

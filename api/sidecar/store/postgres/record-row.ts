@@ -9,28 +9,13 @@ export const RECORD_COLUMNS =
   'email, created_at, consent_at, updated_at, lang, role, building, source, consent_form, consent_channel, consent_lang, consent_text_version, ' +
   'invite_state, invite_claimed_at, invited_at, invite_message_id, invite_error';
 
-export interface RecordRow {
-  email: string;
-  created_at: Date;
-  consent_at: Date;
-  updated_at: Date;
-  lang: string;
-  role: string | null;
-  building: string | null;
-  source: string | null;
-  consent_form: string;
-  consent_channel: string;
-  consent_lang: string;
-  consent_text_version: string;
-  invite_state: string | null;
-  invite_claimed_at: Date | null;
-  invited_at: Date | null;
-  invite_message_id: string | null;
-  invite_error: string | null;
-}
+/** The columns by their type as node-postgres reads them (timestamptz as Date, NULL as null). */
+export type RecordRow = Record<'email' | 'lang' | 'consent_form' | 'consent_channel' | 'consent_lang' | 'consent_text_version', string> &
+  Record<'role' | 'building' | 'source' | 'invite_state' | 'invite_message_id' | 'invite_error', string | null> &
+  Record<'created_at' | 'consent_at' | 'updated_at', Date> &
+  Record<'invite_claimed_at' | 'invited_at', Date | null>;
 
-/** A row as the record the JSON store keeps, keys in the schema's order (domain/record.ts, as the
- * JSON file holds them), so `export` prints identical lines from both engines. */
+/** A row as the record the JSON store keeps, keys in the schema's order (domain/record.ts). */
 export function recordFromRow(row: RecordRow): WaitlistRecord {
   const record: Record<string, unknown> = {
     email: row.email,

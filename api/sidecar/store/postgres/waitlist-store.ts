@@ -1,21 +1,58 @@
 /**
  * The waitlist in PostgreSQL, shared by any number of instances. A sign-up is ONE `INSERT … ON CONFLICT (email) DO UPDATE`
- * that merges exactly as domain/record.ts mergeSignup does, so concurrent sign-ups of one address on
- * any number of instances end in one row (the row lock serialises them). A promise resolves after
- * COMMIT, which with the server's default synchronous_commit=on is durable.
+ * that merges exactly as domain/record.ts mergeSignup does (the one definition of the rule:
+ * test/api/postgres-store.test.ts runs the same repeated sign-ups through both stores and asks for
+ * identical records), so concurrent sign-ups of one address on any number of instances end in one
+ * row (the row lock serialises them). A promise resolves after COMMIT, which with the server's
+ * default synchronous_commit=on is durable.
  */
 import type pg from 'pg';
-import type { WaitlistSignup, WaitlistStats } from '../../../contract/index.ts';
-import type { Channel } from '../../domain/consent.ts';
+import { DEFAULT_LANG, type WaitlistSignup, type WaitlistStats } from '../../../contract/index.ts';
+import { consentEvidence, type Channel } from '../../domain/consent.ts';
 import type { WaitlistRecord } from '../../domain/record.ts';
+import { emptyCounts, statsOf, windowStarts } from '../../domain/stats.ts';
 import type { CommitInfo, ExportFilter, WaitlistStore } from '../waitlist-store.ts';
 import type { DayRange, DaySeries } from '../../domain/day-series.ts';
 import { signupsPerDay } from './day-series.ts';
 import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
-import { readStats } from './stats-query.ts';
-import { upsertQuery } from './upsert-statement.ts';
+import { STATS_FIELDS } from './stats-schema.ts';
 import type { Guard } from './engine-watch.ts';
 import { failureText, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
+
+/** Merge rules of mergeSignup: new answers win, absent ones keep the old, created_at stays (the
+ * earlier of the two: with concurrent instances the first to commit need not be the first to
+ * arrive; with one writer it is always the existing one), the consent time and evidence are this
+ * sign-up's. $3 (the sign-up's lang) is NULL when it named none;
+ * a new row then takes $9, the consent language (the sign-up's or DEFAULT_LANG). */
+const UPSERT_SQL = `
+INSERT INTO waitlist AS w (email, created_at, consent_at, updated_at, lang, role, building, source,
+                           consent_form, consent_channel, consent_lang, consent_text_version)
+VALUES ($1, $2, $2, $2, $9, $4, $5, $6, $7, $8, $9, $10)
+ON CONFLICT (email) DO UPDATE SET
+  created_at = least(w.created_at, EXCLUDED.created_at),
+  consent_at = EXCLUDED.consent_at,
+  updated_at = EXCLUDED.updated_at,
+  lang = coalesce($3::text, w.lang),
+  role = coalesce(EXCLUDED.role, w.role),
+  building = coalesce(EXCLUDED.building, w.building),
+  source = coalesce(EXCLUDED.source, w.source),
+  consent_form = EXCLUDED.consent_form,
+  consent_channel = EXCLUDED.consent_channel,
+  consent_lang = EXCLUDED.consent_lang,
+  consent_text_version = EXCLUDED.consent_text_version`;
+
+/**
+ * The statistics from the counters of stats-schema.ts in ONE statement (one snapshot, so the
+ * numbers agree with each other), reading a bounded number of rows at any size: the answers' rows
+ * (one per answer of each question, per slot), and per window (`stats_after`) at most 30 day rows
+ * and 24 hour rows per slot, plus the records of the one boundary hour through the `created_at`
+ * index. The windows follow domain/stats.ts to the millisecond: a record counts when its first
+ * sign-up is strictly after now minus 7 (30) days. $1 and $2: the windows' starts (windowStarts).
+ */
+const STATS_SQL = `
+SELECT field, value, sum(n)::bigint AS n FROM stats_answers GROUP BY 1, 2
+UNION ALL SELECT 'last7Days', NULL, stats_after($1)
+UNION ALL SELECT 'last30Days', NULL, stats_after($2)`;
 
 /** Rows fetched per round trip of an export. */
 const EXPORT_BATCH = 1000;
@@ -28,9 +65,6 @@ function filterSql(filter: InviteFilter, params: unknown[]): string {
   }
   return sql;
 }
-
-const bySignup = (a: WaitlistRecord, b: WaitlistRecord) =>
-  a.createdAt === b.createdAt ? (a.email < b.email ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1;
 
 export class PostgresWaitlistStore implements WaitlistStore {
   readonly #pool: pg.Pool;
@@ -51,7 +85,11 @@ export class PostgresWaitlistStore implements WaitlistStore {
 
   async upsert(signup: WaitlistSignup, channel: Channel, at: string): Promise<void> {
     const started = performance.now();
-    await this.#run(() => this.#pool.query(upsertQuery(signup, channel, at)));
+    const consent = consentEvidence(signup.source, channel, signup.lang ?? DEFAULT_LANG);
+    const values = [signup.email, at, signup.lang ?? null, signup.role ?? null, signup.building ?? null, signup.source ?? null];
+    values.push(consent.form, consent.channel, consent.lang, consent.textVersion);
+    // A named query: parsed and planned once per connection, not per sign-up.
+    await this.#run(() => this.#pool.query({ name: 'waitlist-upsert', text: UPSERT_SQL, values }));
     this.#commits += 1;
     this.#onCommit?.({ durationMs: performance.now() - started });
   }
@@ -86,12 +124,31 @@ export class PostgresWaitlistStore implements WaitlistStore {
     const next = { now } as { now: number; answer: Promise<WaitlistStats> };
     const start = () => {
       this.#statsNext = undefined;
-      return this.#run(() => readStats(this.#pool, next.now));
+      return this.#run(() => this.#readStats(next.now));
     };
     next.answer = this.#statsLast.then(start, start);
     this.#statsLast = next.answer;
     this.#statsNext = next;
     return next.answer;
+  }
+
+  async #readStats(now: number): Promise<WaitlistStats> {
+    const { since7, since30 } = windowStarts(now);
+    const values = [new Date(since7), new Date(since30)];
+    const { rows } = await this.#pool.query<{ field: string; value: string | null; n: string }>({ name: 'waitlist-stats', text: STATS_SQL, values });
+    const counts = emptyCounts();
+    const windows = { last7Days: 0, last30Days: 0 };
+    for (const { field, value, n } of rows) {
+      if (field === 'last7Days' || field === 'last30Days') windows[field] = Number(n);
+      else {
+        // Every record has a language: the total is their sum.
+        if (field === 'lang') counts.total += Number(n);
+        const group = counts[STATS_FIELDS[field as keyof typeof STATS_FIELDS]];
+        // Only the contract's values are ever stored (the API validates them); anything else is not a count it answers.
+        if (value !== null && Object.hasOwn(group, value)) group[value] = Number(n);
+      }
+    }
+    return statsOf(counts, windows.last7Days, windows.last30Days, now);
   }
 
   /** The total of the counters (every record has a language): exact, and as cheap at any size. */
@@ -110,12 +167,10 @@ export class PostgresWaitlistStore implements WaitlistStore {
     return rows[0] ? recordFromRow(rows[0]) : undefined;
   }
 
-  /** GDPR Art. 17: resolves with whether there was a record, after the COMMIT that removed it. */
   async erase(email: string): Promise<boolean> {
     return (await this.eraseMany([email]))[0];
   }
 
-  /** One statement, one COMMIT, for the whole list. */
   async eraseMany(emails: string[]): Promise<boolean[]> {
     const { rows } = await this.#run(() => this.#pool.query<{ email: string }>('DELETE FROM waitlist WHERE email = ANY($1) RETURNING email', [emails]));
     const erased = new Set(rows.map((row) => row.email));
@@ -138,7 +193,6 @@ export class PostgresWaitlistStore implements WaitlistStore {
     if (filter.lang) where.push(`lang = $${params.push(filter.lang)}`);
     if (filter.since) where.push(`created_at >= $${params.push(filter.since)}`);
     const client = await this.#run(() => this.#pool.connect());
-    let finished = false;
     let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -152,14 +206,13 @@ export class PostgresWaitlistStore implements WaitlistStore {
         for (const row of rows) yield recordFromRow(row);
         if (rows.length < EXPORT_BATCH) break;
       }
-      await client.query('COMMIT');
-      finished = true;
     } catch (error) {
       broken = error as Error;
       throw error;
     } finally {
-      // Also reached when the consumer stops early: the transaction (and its cursor) ends here.
-      if (!finished && !broken) await client.query('ROLLBACK').catch((error: Error) => (broken = error));
+      // Also reached when the consumer stops early. The transaction only read: ROLLBACK ends it (and
+      // its cursor) as COMMIT would.
+      if (!broken) await client.query('ROLLBACK').catch((error: Error) => (broken = error));
       // A connection that failed is closed rather than handed to the next caller.
       client.release(broken);
     }
@@ -177,16 +230,18 @@ export class PostgresWaitlistStore implements WaitlistStore {
     if (claim.except?.length) which += ` AND email <> ALL($${params.push(claim.except)})`;
     const { rows } = await this.#run(() =>
       this.#pool.query<RecordRow>(
-        `UPDATE waitlist SET invite_state = 'claimed', invite_claimed_at = $1, invited_at = NULL, invite_error = NULL,
-                invite_message_id = '<' || gen_random_uuid() || '@' || $2 || '>'
-         WHERE email IN (SELECT email FROM waitlist WHERE ${which}${filterSql(claim.filter, params)}
-                         ORDER BY created_at, email LIMIT $3 FOR UPDATE SKIP LOCKED)
-         RETURNING ${RECORD_COLUMNS}`,
+        // RETURNING keeps no order: the claimed rows are sorted after the UPDATE.
+        `WITH claimed AS (
+           UPDATE waitlist SET invite_state = 'claimed', invite_claimed_at = $1, invited_at = NULL, invite_error = NULL,
+                  invite_message_id = '<' || gen_random_uuid() || '@' || $2 || '>'
+           WHERE email IN (SELECT email FROM waitlist WHERE ${which}${filterSql(claim.filter, params)}
+                           ORDER BY created_at, email LIMIT $3 FOR UPDATE SKIP LOCKED)
+           RETURNING ${RECORD_COLUMNS})
+         SELECT * FROM claimed ORDER BY created_at, email`,
         params,
       ),
     );
-    // RETURNING keeps no order.
-    return rows.map(recordFromRow).sort(bySignup);
+    return rows.map(recordFromRow);
   }
 
   confirmInvitation(email: string, messageId: string, at: string): Promise<boolean> {
@@ -208,7 +263,6 @@ export class PostgresWaitlistStore implements WaitlistStore {
     return rows.map(recordFromRow);
   }
 
-  /** One claim moved on; false when the row or that claim is gone. */
   async #settle(email: string, messageId: string, set: string, values: unknown[]): Promise<boolean> {
     const sql = `UPDATE waitlist SET ${set} WHERE email = $1 AND invite_message_id = $2 AND invite_state = 'claimed'`;
     const { rowCount } = await this.#run(() => this.#pool.query(sql, [email, messageId, ...values]));
