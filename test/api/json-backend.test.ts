@@ -103,7 +103,7 @@ describe('JSON backend', () => {
     expect(await served.store.count()).toBe(1);
   });
 
-  it('operator channel: a confirmation changes only the claim it names; a malformed one is refused', async () => {
+  it('operator channel: a confirmation changes only the claim it names; a malformed call is refused, never read as a record', async () => {
     const served = await backend({ serveOperator: true });
     await served.store.upsert(signup('a@example.com'), 'json', at);
     const channel = new SidecarChannel(operatorSocketPath(dir));
@@ -112,6 +112,7 @@ describe('JSON backend', () => {
     expect(await channel.confirmInvitation(a.email, a.invitation!.messageId, at)).toBe(true);
     expect((await served.store.show(a.email))!.invitation).toMatchObject({ state: 'sent', invitedAt: at });
     await expect(channel.confirmInvitation(a.email, a.invitation!.messageId, 'yesterday')).rejects.toThrow('answered 400');
+    await expect(channel.show('x'.repeat(5000))).rejects.toThrow(/answered 4\d\d/);
   });
 
   it('operator channel: a command stopped longer than the sidecar keeps an idle connection (Ctrl-Z, then fg) goes on with its next call', { timeout: 20_000 }, async () => {

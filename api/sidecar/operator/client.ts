@@ -47,7 +47,7 @@ export class SidecarChannel implements OperatorStore, InvitationStore {
       res.resume();
       return undefined;
     }
-    return (await json(res)) as WaitlistRecord;
+    return (await this.#read(res, 'POST /show')) as WaitlistRecord;
   }
 
   async erase(email: string): Promise<boolean> {
@@ -94,9 +94,13 @@ export class SidecarChannel implements OperatorStore, InvitationStore {
   async close(): Promise<void> {}
 
   async #json(method: string, path: string, body?: unknown): Promise<unknown> {
-    const res = await this.#send(method, path, body);
+    return this.#read(await this.#send(method, path, body), `${method} ${path.split('?')[0]}`);
+  }
+
+  /** The answer's JSON body; any status but 200 is the sidecar's failure, not data. */
+  async #read(res: IncomingMessage, call: string): Promise<unknown> {
     const parsed = await json(res);
-    if (res.statusCode !== 200) throw new Error(`operator channel: ${method} ${path.split('?')[0]} answered ${res.statusCode}`);
+    if (res.statusCode !== 200) throw new Error(`operator channel: ${call} answered ${res.statusCode}`);
     return parsed;
   }
 
