@@ -142,6 +142,15 @@ process.send('first answered');`;
     expect(messages).toEqual(['first answered', 'second answered']);
   });
 
+  it('operator channel: a large erasure of non-ASCII addresses erases each of them (a character split between chunks stays whole)', async () => {
+    const served = await backend({ serveOperator: true });
+    const emails = Array.from({ length: 3000 }, (_, i) => `x${'ö'.repeat(20)}${i}@example.com`);
+    await Promise.all(emails.map((email) => served.store.upsert(signup(email), 'json', at)));
+    const channel = new SidecarChannel(operatorSocketPath(dir));
+    expect((await channel.eraseMany(emails)).every(Boolean)).toBe(true);
+    expect(await served.store.count()).toBe(0);
+  });
+
   it('operator channel: an export of more records than one batch streams every record once, in order', async () => {
     const served = await backend({ serveOperator: true });
     const emails = Array.from({ length: 2500 }, (_, i) => `p${i}@example.com`);

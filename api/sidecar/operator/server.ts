@@ -101,15 +101,18 @@ const ROUTES: Record<string, Handler> = {
   'POST /invite/unconfirmed': post(MAX_INVITE_REQUEST_BYTES, Unconfirmed, async (store, { filter }) => ({ records: await store.unconfirmedInvitations(filter) })),
 };
 
-/** The request's JSON body, or undefined when it is longer than `limit` or not JSON. */
+/** The request's JSON body, or undefined when it is longer than `limit` bytes or not JSON. */
 async function jsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  let text = '';
-  for await (const chunk of req) {
-    text += chunk;
-    if (text.length > limit) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
   }
   try {
-    return JSON.parse(text);
+    // Decoded whole: a character split between two chunks stays one character.
+    return JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
   } catch {
     return undefined;
   }
