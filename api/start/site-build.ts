@@ -66,8 +66,9 @@ export async function buildSite(root: string, config: Config, env: NodeJS.Proces
   });
   child.on('error', () => {}); // an abort is reported through the exit code below
   let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
+  // Decoded as a stream: a character split between two chunks stays one character.
+  child.stdout?.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk) => (output += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   await rm(workDir, { recursive: true, force: true });
   if (code !== 0) throw new Error(`astro build failed (exit ${code})${quiet ? `:\n${output}` : ''}`);
