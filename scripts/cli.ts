@@ -51,10 +51,7 @@ function firstSentence(help: string): string {
 }
 
 function programUsage(program: Program): string {
-  const width = Math.max(...Object.keys(program.commands).map((name) => name.length));
-  const lines = Object.entries(program.commands).map(
-    ([name, command]) => `  ${program.name} ${command.synopsis.padEnd(width + 1)}\n      ${firstSentence(command.help)}`,
-  );
+  const lines = Object.values(program.commands).map((command) => `  ${program.name} ${command.synopsis}\n      ${firstSentence(command.help)}`);
   return `${program.summary}\n\nusage:\n${lines.join('\n')}\n\n${program.footer}\n`;
 }
 
