@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { redactPath } from '../../log/redact.ts';
-import { EngineUnavailableError } from '../health/unavailable.ts';
+import { EngineUnavailableError } from '../health/engine-health.ts';
 import { ApiError } from './errors.ts';
 import { errorDetail, type Logger } from './log.ts';
 

@@ -1,19 +1,13 @@
 /**
- * Whether PostgreSQL can do the work, and what a call does when it cannot. Every call of the store
- * and the clients runs through `guard`, which puts failures in two kinds:
- * - the engine away (no connection, the server shutting down, a connection cut, no answer within
- *   the pool's query_timeout, a read-only server after a failover): EngineUnavailableError,
- *   reported to the engine's health, which tells the outage in a few log lines; while it lasts,
- *   calls answer at once without waiting on the server, and the probe notices its return;
- * - no connection within DATABASE_POOL_WAIT_MS (an overload, or a server that accepts connections
- *   slowly): EngineUnavailableError too, so the request answers 500 without a stack trace, summed
- *   up in a line per interval instead of a line per request. It is no outage: the other calls go on,
- *   and a server that is really away is the probe's to tell, on a connection of its own.
- * Anything else (a bug in a statement) passes through as it is: one line with an error id.
+ * Whether PostgreSQL can do the work (docs/deploy.md, "When an engine fails"). Every call of the
+ * store and the clients runs through `guard`: the engine away (a connection refused, cut or silent,
+ * the server shutting down or read-only) is an EngineUnavailableError reported to the health, and
+ * later calls answer at once until the probe sees the engine back; no pool connection within
+ * DATABASE_POOL_WAIT_MS is the same error, summed up in a line per interval, but no outage (a
+ * server really away is the probe's to tell). Anything else (a bug in a statement) passes through.
  */
 import pg from 'pg';
-import { EngineHealth, SUMMARY_INTERVAL_MS } from '../../health/engine-health.ts';
-import { EngineUnavailableError } from '../../health/unavailable.ts';
+import { EngineHealth, EngineUnavailableError, SUMMARY_INTERVAL_MS } from '../../health/engine-health.ts';
 import { silentLogger, type Logger } from '../../http/log.ts';
 
 /** While the engine is up it is probed this often, so readiness notices a failure within ~2 s. */

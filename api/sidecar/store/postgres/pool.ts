@@ -14,7 +14,7 @@
  */
 import pg from 'pg';
 import { urlWithoutPassword } from '../../../log/redact.ts';
-import { describeCause } from '../../health/unavailable.ts';
+import { describeCause } from '../../health/engine-health.ts';
 import { StartupError } from '../errors.ts';
 
 /** The connection attempt at start may take this long (a managed server across a network). */
