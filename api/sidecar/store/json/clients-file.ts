@@ -9,9 +9,8 @@ import { mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { authenticateAgainst, ClientRecord, type ClientRegistry } from '../../domain/clients.ts';
-import { replaceFileDurably } from '../durable-file.ts';
+import { readJsonFile, writeJsonFile } from '../durable-file.ts';
 import { acquireLock } from '../lock.ts';
-import { readSmallJsonFile } from '../small-json-file.ts';
 
 export const CLIENTS_FILE_NAME = 'clients.json';
 
@@ -29,7 +28,7 @@ export function clientsPath(dataDir: string): string {
 
 /** The clients in the file; [] when there is no file. Throws StartupError on a corrupt file. */
 export async function readClients(path: string): Promise<ClientRecord[]> {
-  const file = await readSmallJsonFile(
+  const file = await readJsonFile(
     path,
     ClientsFile,
     `The clients file ${path} is corrupt or not a clients file; it has been left untouched. ` +
@@ -38,9 +37,8 @@ export async function readClients(path: string): Promise<ClientRecord[]> {
   return file?.clients ?? [];
 }
 
-export async function writeClients(path: string, clients: readonly ClientRecord[]): Promise<void> {
-  const file = { format: 'waitlist-clients', version: 1, clients };
-  await replaceFileDurably(path, [Buffer.from(`${JSON.stringify(file, null, 2)}\n`)]);
+export function writeClients(path: string, clients: readonly ClientRecord[]): Promise<void> {
+  return writeJsonFile(path, { format: 'waitlist-clients', version: 1, clients });
 }
 
 /** The production clients, following the file as the operator changes it. */
