@@ -1,9 +1,7 @@
 /**
  * The JSON engine's production OAuth clients: DATA_DIR/clients.json, written by `npm run clients`
- * (scripts/clients.ts, under its own lock DATA_DIR/clients.lock) and read by the sidecar. The
- * sidecar checks the file's identity (inode, size, mtime) on every token request and re-reads it
- * when it changed, so created and deleted clients count at once, without a restart; a stat costs
- * microseconds next to the scrypt run of every authentication.
+ * under its own lock and re-read by the sidecar when its identity (inode, size, mtime) changed, so
+ * created and deleted clients count at once (docs/api.md).
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
