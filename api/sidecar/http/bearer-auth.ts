@@ -16,10 +16,8 @@ const BEARER = /^bearer(?:[ \t]+(.*))?$/i;
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /**
- * Tokens verified with each key, by issuer, audience and token: a client polls with one token for
- * its whole lifetime, and checking its HMAC through WebCrypto costs more than the rest of a
- * statistics answer. Every use still checks the lifetime against the clock. Only verified tokens
- * enter, and a key's map starts again empty when it holds MAX_VERIFIED.
+ * Tokens verified with each key, by issuer, audience and token (docs/performance.md): a client polls
+ * with one token for its lifetime. Every use still checks the lifetime; only verified tokens enter.
  */
 const verified = new WeakMap<Uint8Array, Map<string, AccessTokenClaims>>();
 const MAX_VERIFIED = 10_000;
