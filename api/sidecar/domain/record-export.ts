@@ -1,9 +1,6 @@
 /**
- * Waitlist records as export lines for the operator (`npm run waitlist -- export`): JSON lines
- * (one record per line, exactly as stored) or CSV (RFC 4180: header line, CRLF, quoted where
- * needed, formula cells neutralised). The CSV columns are derived from the record schema, so a
- * new field is exported without a change here; the nested consent evidence becomes `consent.form`,
- * `consent.channel`, ….
+ * Waitlist records as export lines: JSON lines (exactly as stored) or CSV (RFC 4180), whose columns
+ * are derived from the record schema (nested groups as `consent.form`, …).
  */
 import { z } from 'zod';
 import { WaitlistRecord } from './record.ts';

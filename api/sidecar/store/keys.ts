@@ -1,8 +1,6 @@
 /**
- * Token signing keys (HS256, RFC 7518 §3.2: at least 32 bytes), whatever engine keeps them. Each
- * environment takes its key from configuration (TOKEN_KEY_PRODUCTION / TOKEN_KEY_SANDBOX) or, if
- * none is configured, from the engine (json/keys-file.ts; PostgreSQL: store/postgres/), created
- * once with crypto.randomBytes and never baked into the code. Rotation: docs/api.md.
+ * Token signing keys (HS256, RFC 7518 §3.2: at least 32 bytes): each environment's from TOKEN_KEY_*
+ * or else from the engine, created once with crypto.randomBytes (docs/api.md).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config.ts';

@@ -1,8 +1,4 @@
-/**
- * The storage engine, chosen once from the configuration: the JSON files in DATA_DIR (the default,
- * store/json/) or PostgreSQL when DATABASE_URL is set (store/postgres/, loaded only then, so the
- * driver is never imported without it). Everything above this seam sees a Backend (backend.ts).
- */
+/** The storage engine, chosen once from the configuration: JSON files in DATA_DIR, or PostgreSQL (loaded only then) with DATABASE_URL. */
 import { resolve } from 'node:path';
 import type { Config } from '../../config.ts';
 import type { ClientRegistry } from '../domain/clients.ts';

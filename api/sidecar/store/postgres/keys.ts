@@ -1,8 +1,6 @@
 /**
- * Token signing keys with PostgreSQL: from TOKEN_KEY_* when set, otherwise created ONCE for all
- * instances in the table token_keys. Race-free: every instance tries `INSERT … ON CONFLICT DO
- * NOTHING` with a key of its own and then reads the row, so the first insert wins and everyone uses
- * it. A key is never generated per instance (a token of instance A must verify on instance B).
+ * Token signing keys with PostgreSQL, created ONCE for all instances (a token of instance A must
+ * verify on B): every instance inserts its own candidate if none is there, then reads the row.
  */
 import type pg from 'pg';
 import type { Environment } from '../../../contract/index.ts';
