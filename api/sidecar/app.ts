@@ -29,14 +29,3 @@ export function createApp(deps: AppDeps): H3 {
   }
   return app;
 }
-
-/**
- * The (method, path) pairs an app built by createApp really serves, read back from its router
- * (the catch-all entries that answer 405 are left out). The OpenAPI tests compare this list with
- * the published document, and the sidecar tests compare it with ROUTES.
- */
-export function servedRoutes(app: H3): { method: string; path: string }[] {
-  return app['~routes']
-    .filter((route) => route.method && route.route)
-    .map((route) => ({ method: route.method!, path: route.route! }));
-}
