@@ -1,7 +1,4 @@
-/**
- * Builds the h3 app of the API sidecar from injected parts (store, clock, keys, clients, config,
- * logger): no process.env, no global state, so tests call `app.request(path, init)`.
- */
+/** The h3 app of the API sidecar, built from injected parts (no process.env, no global state), so tests call `app.request(path, init)`. */
 import { H3 } from 'h3';
 import { environmentUrls } from '../contract/index.ts';
 import type { AppDeps, RouteContext } from './deps.ts';

@@ -1,7 +1,4 @@
-/**
- * Where the sidecar's servers listen (docs/api.md, "Where the sidecar listens"): the API on a
- * private Unix socket by default or on TCP, the operator channel on a private socket.
- */
+/** Where the sidecar's servers listen (docs/api.md, "Where the sidecar listens"). */
 import { once } from 'node:events';
 import { chmod, lstat, mkdir, unlink } from 'node:fs/promises';
 import type { Server } from 'node:http';

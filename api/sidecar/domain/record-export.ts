@@ -1,7 +1,4 @@
-/**
- * Waitlist records as export lines: JSON lines (exactly as stored) or CSV (RFC 4180), whose columns
- * are derived from the record schema (nested groups as `consent.form`, …).
- */
+/** Waitlist records as export lines: JSON lines (exactly as stored) or CSV (RFC 4180) with columns derived from the record schema. */
 import { z } from 'zod';
 import { WaitlistRecord } from './record.ts';
 

@@ -1,7 +1,4 @@
-/**
- * Bearer access to a protected resource (RFC 6750 §3, RFC 9728 §5.1): the statistics operation
- * and the MCP endpoint, each its own resource, so a token is accepted only where its audience is.
- */
+/** Bearer access (RFC 6750 §3, RFC 9728 §5.1) to the statistics and the MCP endpoint, each its own resource and token audience. */
 import { STATS_SCOPE, type Environment } from '../../contract/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { verifyAccessToken, withinLifetime, type AccessTokenClaims, type Audience } from '../domain/tokens.ts';

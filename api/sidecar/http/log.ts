@@ -1,7 +1,4 @@
-/**
- * What the sidecar logs (docs/api.md, "Logs"): start-up, shutdown and error lines, a request's with
- * the front's request id; every line passes the shared redaction (api/log/redact.ts).
- */
+/** What the sidecar logs (docs/api.md, "Logs"); every line passes the shared redaction (api/log/redact.ts). */
 import { redact, redactPath } from '../../log/redact.ts';
 import { acceptableRequestId, REQUEST_ID_HEADER } from '../../log/request-id.ts';
 

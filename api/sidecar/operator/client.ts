@@ -1,7 +1,4 @@
-/**
- * The operator command's end of the channel (protocol.ts): the running sidecar's store, seen as
- * an OperatorStore. Every call is one request over DATA_DIR/operator.sock.
- */
+/** The operator command's end of the channel (protocol.ts): the running sidecar's store, a request per call. */
 import { request, type IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
 import { json } from 'node:stream/consumers';

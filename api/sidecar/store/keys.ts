@@ -1,7 +1,4 @@
-/**
- * Token signing keys (HS256, RFC 7518 §3.2: at least 32 bytes): each environment's from TOKEN_KEY_*
- * or else from the engine, created once with crypto.randomBytes (docs/api.md).
- */
+/** Token signing keys (HS256, RFC 7518 §3.2: at least 32 bytes): from TOKEN_KEY_* or else the engine's, created once (docs/api.md). */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Environment } from '../../contract/index.ts';

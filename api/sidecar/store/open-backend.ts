@@ -13,10 +13,7 @@ export async function openBackend(config: Config, options: BackendOptions = {}):
   return openJsonBackend(config, options);
 }
 
-/**
- * The clients alone, for `npm run clients`: the JSON engine needs no lock and no waitlist for
- * them (the file has its own lock); PostgreSQL opens its backend, which is cheap.
- */
+/** The clients alone, for `npm run clients`: the JSON clients file has its own lock, so no data-directory lock. */
 export async function openClientRegistry(config: Config): Promise<{ clients: ClientRegistry; close(): Promise<void> }> {
   if (config.DATABASE_URL) {
     const backend = await openBackend(config);

@@ -1,7 +1,4 @@
-/**
- * The rate-limit engine (contract part 8), chosen once from the configuration: windows in this
- * process (memory.ts), or with RATE_LIMIT_STORE shared in Redis/Valkey (redis.ts, imported only then).
- */
+/** The rate-limit engine (contract part 8): windows in this process, or with RATE_LIMIT_STORE in Redis/Valkey (redis.ts, loaded only then). */
 import type { Config } from '../../../config.ts';
 import type { Logger } from '../log.ts';
 import type { RateLimitStore } from './decision.ts';

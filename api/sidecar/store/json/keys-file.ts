@@ -1,7 +1,4 @@
-/**
- * The JSON engine's token keys: DATA_DIR/token-keys.json (mode 0600), holding a generated key for
- * each environment whose key is not configured (store/keys.ts). Written once, read at every start.
- */
+/** The JSON engine's generated token keys (store/keys.ts): DATA_DIR/token-keys.json, mode 0600, written once. */
 import { join } from 'node:path';
 import { z } from 'zod';
 import { readJsonFile, writeJsonFile } from '../durable-file.ts';

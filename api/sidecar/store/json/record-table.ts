@@ -1,7 +1,4 @@
-/**
- * The waitlist records in memory, in sign-up order, with their serialised form cached in chunks: a
- * commit re-serialises only the chunks touched since the last one (docs/performance.md).
- */
+/** The records in memory, in sign-up order, serialised in cached chunks: a commit re-serialises only those touched (docs/performance.md). */
 import type { WaitlistRecord } from '../../domain/record.ts';
 
 const CHUNK_RECORDS = 256;

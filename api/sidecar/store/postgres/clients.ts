@@ -1,7 +1,4 @@
-/**
- * The production OAuth clients in PostgreSQL, looked up on each token request, so a created or
- * deleted client counts on every instance at its next request.
- */
+/** The production OAuth clients in PostgreSQL, read on each token request: a change counts on every instance at once. */
 import type pg from 'pg';
 import { authenticateAgainst, ClientRecord, type AuthenticatedClient, type ClientRegistry } from '../../domain/clients.ts';
 import type { Guard } from './engine-watch.ts';

@@ -1,7 +1,4 @@
-/**
- * Token signing keys with PostgreSQL, created ONCE for all instances (a token of instance A must
- * verify on B): every instance inserts its own candidate if none is there, then reads the row.
- */
+/** Token keys shared by all instances (a token of one must verify on another): the first inserted candidate wins. */
 import type pg from 'pg';
 import type { Environment } from '../../../contract/index.ts';
 import { chooseKeys, newKey, type ConfiguredKeys, type TokenKeys } from '../keys.ts';

@@ -185,10 +185,7 @@ export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource) 
   }
 }
 
-/**
- * DATA_DIR's files into the database at `url`, under the data-directory lock, so no JSON sidecar
- * starts and writes meanwhile; a running one's last commit is copied with a warning to run it again.
- */
+/** DATA_DIR's files into the database, under the data-directory lock; a running sidecar's last commit is copied with a warning. */
 export async function migrateDataDir(dataDir: string, url: string, warn: (line: string) => void): Promise<MigrationReport> {
   const lock = await acquireLock(dataDirLockPath(dataDir), `The data directory ${dataDir}`).catch((error: unknown) => {
     if (!(error instanceof LockHeldError)) throw error;
