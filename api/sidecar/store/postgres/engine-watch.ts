@@ -67,24 +67,18 @@ export function watchEngine(pool: pg.Pool, config: pg.ClientConfig, options: Wat
   };
   pool.on('error', idleFailed);
   probe.on('error', idleFailed);
-  // The first request that found the pool full is logged at once, later ones summed up per interval.
-  let busyCount = 0;
-  let busyTimer: NodeJS.Timeout | undefined;
+  // A request that found the pool full is logged at most once per interval; the line counts the others since the last.
+  let busyLoggedAt = -Infinity;
+  let busyUnlogged = 0;
   const busy = () => {
-    if (busyTimer) {
-      busyCount += 1;
+    if (Date.now() - busyLoggedAt < SUMMARY_INTERVAL_MS) {
+      busyUnlogged += 1;
       return;
     }
-    logger.error(`postgres: no connection free within ${options.waitMs} ms (DATABASE_POOL_WAIT_MS, pool of ${options.max}); requests answer 500 while the pool stays full`);
-    busyTimer = setInterval(() => {
-      if (busyCount === 0) {
-        clearInterval(busyTimer);
-        busyTimer = undefined;
-        return;
-      }
-      logger.error(`postgres: ${busyCount} more requests found no connection free within ${options.waitMs} ms in the last ${SUMMARY_INTERVAL_MS / 1000} s`);
-      busyCount = 0;
-    }, SUMMARY_INTERVAL_MS).unref();
+    const more = busyUnlogged > 0 ? `, ${busyUnlogged} more since the last such line` : '';
+    logger.error(`postgres: no connection free within ${options.waitMs} ms (DATABASE_POOL_WAIT_MS, pool of ${options.max}${more}); requests answer 500 while the pool stays full`);
+    busyLoggedAt = Date.now();
+    busyUnlogged = 0;
   };
   const guard: Guard = async (work) => {
     if (!health.up) throw new EngineUnavailableError(health, new Error(health.state().lastError ?? 'unavailable'));
@@ -102,7 +96,6 @@ export function watchEngine(pool: pg.Pool, config: pg.ClientConfig, options: Wat
     guard,
     async close() {
       health.close();
-      clearInterval(busyTimer);
       await probe.end();
     },
   };
