@@ -2,20 +2,26 @@
 import { request, type IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
 import { json } from 'node:stream/consumers';
-import type { WaitlistStats } from '../../contract/index.ts';
-import type { DayRange, DaySeries } from '../domain/day-series.ts';
 import type { WaitlistRecord } from '../domain/record.ts';
-import { failureText, type InviteClaim, type InviteFilter } from '../domain/invitation.ts';
 import type { ExportFilter, InvitationStore, OperatorStore } from '../store/waitlist-store.ts';
+import { CALLS, type Call } from './protocol.ts';
 
 /** Longest silence of the sidecar within one request (an erase waits for a commit of the whole file). */
 const IDLE_TIMEOUT_MS = 30_000;
+
+/** The calls whose arguments and result cross the channel as they are. */
+type Plain = Exclude<Call, 'membersPerDomain'>;
+
+export interface SidecarChannel extends Pick<OperatorStore & InvitationStore, Plain> {}
 
 export class SidecarChannel implements OperatorStore, InvitationStore {
   readonly socketPath: string;
 
   constructor(socketPath: string) {
     this.socketPath = socketPath;
+    for (const method of CALLS) {
+      if (method !== 'membersPerDomain') Object.defineProperty(this, method, { value: (...args: unknown[]) => this.#call(method, args) });
+    }
   }
 
   /** Whether a sidecar answers on the socket (false for a leftover socket file or none). */
@@ -26,32 +32,13 @@ export class SidecarChannel implements OperatorStore, InvitationStore {
     });
   }
 
-  count(): Promise<number> {
-    return this.#call('count');
-  }
-
-  stats(now: number): Promise<WaitlistStats> {
-    return this.#call('stats', now);
-  }
-
-  signupsPerDay(range: DayRange): Promise<DaySeries> {
-    return this.#call('signupsPerDay', range);
-  }
-
+  /** A Map crosses as its entries. */
   async membersPerDomain(): Promise<Map<string, number>> {
-    return new Map(await this.#call<[string, number][]>('membersPerDomain'));
-  }
-
-  show(email: string): Promise<WaitlistRecord | undefined> {
-    return this.#call('show', email);
+    return new Map((await this.#call('membersPerDomain', [])) as [string, number][]);
   }
 
   async erase(email: string): Promise<boolean> {
     return (await this.eraseMany([email]))[0];
-  }
-
-  eraseMany(emails: string[]): Promise<boolean[]> {
-    return this.#call('eraseMany', emails);
   }
 
   async *export(filter: ExportFilter = {}): AsyncGenerator<WaitlistRecord> {
@@ -62,32 +49,12 @@ export class SidecarChannel implements OperatorStore, InvitationStore {
     }
   }
 
-  claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]> {
-    return this.#call('claimInvitees', claim);
-  }
-
-  confirmInvitation(email: string, messageId: string, at: string): Promise<boolean> {
-    return this.#call('confirmInvitation', email, messageId, at);
-  }
-
-  failInvitation(email: string, messageId: string, reply: string): Promise<boolean> {
-    return this.#call('failInvitation', email, messageId, failureText(reply));
-  }
-
-  releaseInvitation(email: string, messageId: string): Promise<boolean> {
-    return this.#call('releaseInvitation', email, messageId);
-  }
-
-  unconfirmedInvitations(filter: InviteFilter = {}): Promise<WaitlistRecord[]> {
-    return this.#call('unconfirmedInvitations', filter);
-  }
-
   async close(): Promise<void> {}
 
   /** The call's result; any status but 200 is the sidecar's failure, never data. */
-  async #call<T>(method: string, ...args: unknown[]): Promise<T> {
+  async #call(method: Call, args: unknown[]): Promise<unknown> {
     const res = await this.#send(method, args);
-    const body = (await json(res)) as { result: T };
+    const body = (await json(res)) as { result: unknown };
     if (res.statusCode !== 200) throw new Error(`operator channel: ${method} answered ${res.statusCode}`);
     return body.result;
   }

@@ -9,45 +9,35 @@ import { isDayRange } from '../domain/day-series.ts';
 import { InviteClaimSchema, InviteFilterSchema } from '../domain/invitation.ts';
 import { closeGracefully } from '../../net/close-gracefully.ts';
 import { listenPrivateSocket } from '../listen.ts';
-import type { InvitationStore, OperatorStore } from '../store/waitlist-store.ts';
-import { operatorSocketPath } from './protocol.ts';
+import type { ExportFilter, InvitationStore, OperatorStore } from '../store/waitlist-store.ts';
+import { operatorSocketPath, type Call } from './protocol.ts';
 
 /** The largest call: an invitation claim naming the members its run left out, or a chunk of `erase --from`. */
 const MAX_REQUEST_BYTES = 8_388_608;
-/** The longest server reply a failure carries (it is stored shortened: domain/invitation.ts failureText). */
-const MAX_REPLY_CHARS = 16_384;
 /** How long a closing sidecar lets operator calls in flight finish (a long export is cut). */
 const CLOSE_GRACE_MS = 1_000;
 
 type Store = OperatorStore & InvitationStore;
-/** A call's result for valid arguments; undefined when the method does not take them. */
-type Call = (store: Store, args: unknown) => Promise<unknown> | undefined;
-
-function call<A extends unknown[]>(schema: z.ZodType<A>, run: (store: Store, ...args: A) => Promise<unknown>): Call {
-  return (store, args) => {
-    const parsed = schema.safeParse(args);
-    return parsed.success ? run(store, ...parsed.data) : undefined;
-  };
-}
 
 const text = z.string().min(1);
-const time = z.iso.datetime();
-const ExportFilter = z.object({ lang: z.enum(LANGS).optional(), since: z.string().refine((since) => !Number.isNaN(Date.parse(since))).optional() }).strict();
+const ExportQuery = z.object({ lang: z.enum(LANGS).optional(), since: z.string().refine((since) => !Number.isNaN(Date.parse(since))).optional() }).strict();
 const DayRange = z.object({ since: z.string(), until: z.string() }).refine(isDayRange);
 
-const CALLS: Record<string, Call> = {
-  count: call(z.tuple([]), (store) => store.count()),
-  stats: call(z.tuple([z.number()]), (store, now) => store.stats(now)),
-  signupsPerDay: call(z.tuple([DayRange]), (store, range) => store.signupsPerDay(range)),
-  membersPerDomain: call(z.tuple([]), async (store) => [...(await store.membersPerDomain())]),
-  show: call(z.tuple([text]), (store, email) => store.show(email)),
-  eraseMany: call(z.tuple([z.array(text)]), (store, emails) => store.eraseMany(emails)),
+/** The arguments each call takes; anything else is refused with 400 before the store sees it. */
+const ARGUMENTS: Record<Call | 'export', z.ZodType<unknown[]>> = {
+  count: z.tuple([]),
+  stats: z.tuple([z.number()]),
+  signupsPerDay: z.tuple([DayRange]),
+  membersPerDomain: z.tuple([]),
+  show: z.tuple([text]),
+  eraseMany: z.tuple([z.array(text)]),
+  export: z.tuple([ExportQuery]),
   // `waitlist invite` through the sidecar, the file's single writer: two runs at once (or a run and the sign-ups) never write it side by side.
-  claimInvitees: call(z.tuple([InviteClaimSchema]), (store, claim) => store.claimInvitees(claim)),
-  confirmInvitation: call(z.tuple([text, text, time]), (store, ...args) => store.confirmInvitation(...args)),
-  failInvitation: call(z.tuple([text, text, z.string().max(MAX_REPLY_CHARS)]), (store, ...args) => store.failInvitation(...args)),
-  releaseInvitation: call(z.tuple([text, text]), (store, ...args) => store.releaseInvitation(...args)),
-  unconfirmedInvitations: call(z.tuple([InviteFilterSchema]), (store, filter) => store.unconfirmedInvitations(filter)),
+  claimInvitees: z.tuple([InviteClaimSchema]),
+  confirmInvitation: z.tuple([text, text, z.iso.datetime()]),
+  failInvitation: z.tuple([text, text, z.string()]),
+  releaseInvitation: z.tuple([text, text]),
+  unconfirmedInvitations: z.tuple([InviteFilterSchema]),
 };
 
 export interface OperatorServer {
@@ -74,20 +64,18 @@ export async function serveOperator(store: Store, dataDir: string, warn?: (line:
 
 async function serve(store: Store, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.url?.slice(1) ?? '';
-  if (req.method !== 'POST' || (method !== 'export' && !Object.hasOwn(CALLS, method))) return answer(res, 404, { error: 'not_found' });
-  const args = await jsonBody(req);
+  if (req.method !== 'POST' || !Object.hasOwn(ARGUMENTS, method)) return answer(res, 404, { error: 'not_found' });
+  const args = ARGUMENTS[method as Call | 'export'].safeParse(await jsonBody(req));
+  if (!args.success) return answer(res, 400, { error: 'bad_request' });
   if (method === 'export') {
-    const filter = z.tuple([ExportFilter]).safeParse(args);
-    if (!filter.success) return answer(res, 400, { error: 'bad_request' });
     res.writeHead(200, { 'content-type': 'application/jsonl' });
     // pipeline waits for the reader (a slow pipe never piles the export up in memory) and stops when it leaves.
     return pipeline(async function* () {
-      for await (const record of store.export(filter.data[0])) yield `${JSON.stringify(record)}\n`;
+      for await (const record of store.export(args.data[0] as ExportFilter)) yield `${JSON.stringify(record)}\n`;
     }, res);
   }
-  const result = CALLS[method](store, args);
-  if (!result) return answer(res, 400, { error: 'bad_request' });
-  answer(res, 200, { result: await result });
+  const result: unknown = await (store[method as Call] as (...args: unknown[]) => Promise<unknown>)(...args.data);
+  answer(res, 200, { result: result instanceof Map ? [...result] : result });
 }
 
 /** The request's JSON body, or undefined when it is longer than MAX_REQUEST_BYTES or not JSON. */
