@@ -75,10 +75,7 @@ export class EngineHealth {
     this.#scheduleCheck();
   }
 
-  /**
-   * The engine did some work. `startedAt` (this health's clock) is when that work began: a failure
-   * seen after it wins, so a probe that squeezed through does not end an outage that requests still see.
-   */
+  /** The engine did some work begun at `startedAt` (this clock): a failure seen after it wins, so a probe that squeezed through ends no outage. */
   succeeded(startedAt?: number): void {
     if (this.#up || (startedAt !== undefined && this.#lastFailureAt > startedAt)) return;
     const seconds = ((this.#now() - this.#since) / 1000).toFixed(1);
@@ -164,10 +161,7 @@ const ADDRESS = /\[[0-9a-f:.]+\](:\d+)?|\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b|\b[0-9a
 /** Paths in Node's errno messages ("open '/srv/data/…'"). */
 const QUOTED_PATH = /'[^']*'/g;
 
-/**
- * One short phrase for the log: the errno code with its meaning (ECONNREFUSED, ENOSPC), or the
- * engine's own message with its SQLSTATE; never an address, a path or a password.
- */
+/** One short phrase for the log: the errno code with its meaning, or the engine's message with its SQLSTATE; never an address, path or password. */
 export function describeCause(cause: unknown): string {
   if (cause instanceof EngineUnavailableError) return describeCause(cause.cause);
   const error = cause as { code?: unknown; message?: unknown } | undefined;

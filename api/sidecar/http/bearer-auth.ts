@@ -33,10 +33,7 @@ async function verifiedClaims(token: string, key: Uint8Array, target: Audience, 
   return claims;
 }
 
-/**
- * RFC 6750 §3 + RFC 9728 §5.1: `error` only when a token was presented, `scope` with
- * insufficient_scope, and always the pointer to the protected resource metadata.
- */
+/** RFC 6750 §3 + RFC 9728 §5.1: `error` only when a token was presented, `scope` with insufficient_scope, always the resource metadata. */
 function challenge(resource: ProtectedResource, error?: 'invalid_token' | 'insufficient_scope'): Record<string, string> {
   const params = [`realm="${realmOf(resource.env)}"`];
   if (error) params.push(`error="${error}"`);

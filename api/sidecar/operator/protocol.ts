@@ -10,7 +10,10 @@
 import { join } from 'node:path';
 
 /** The store methods a call names, besides `export`, which streams its records. */
-export const CALLS = ['count', 'stats', 'signupsPerDay', 'membersPerDomain', 'show', 'eraseMany', 'claimInvitees', 'confirmInvitation', 'failInvitation', 'releaseInvitation', 'unconfirmedInvitations'] as const;
+export const CALLS = [
+  'count', 'stats', 'signupsPerDay', 'membersPerDomain', 'show', 'eraseMany',
+  'claimInvitees', 'confirmInvitation', 'failInvitation', 'releaseInvitation', 'unconfirmedInvitations',
+] as const;
 export type Call = (typeof CALLS)[number];
 
 export function operatorSocketPath(dataDir: string): string {

@@ -41,10 +41,7 @@ export async function readJsonFile<T extends z.ZodType>(path: string, schema: T,
   }
 }
 
-/**
- * Writes the chunks into the open temporary file, cuts it to their length (a recycled file may be
- * longer), fsyncs and closes it. On failure the temporary file is closed and removed.
- */
+/** Fills the open temporary file (cut to the chunks' length: a recycled one may be longer), fsyncs and closes it; on failure removes it. */
 export async function fillTempFile(file: FileHandle, temp: string, chunks: readonly Uint8Array[]): Promise<void> {
   try {
     await file.truncate(await writeChunks(file, chunks));

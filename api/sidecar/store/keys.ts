@@ -14,10 +14,7 @@ export function newKey() {
   return randomBytes(KEY_BYTES);
 }
 
-/**
- * Each environment's key: the configured one, else the engine's (`stored`, created there if it has
- * none). Refuses keys that would let a sandbox token pass in production.
- */
+/** Each environment's key, configured or else the engine's (`stored`); refuses keys that would let a sandbox token pass in production. */
 export async function chooseKeys(configured: ConfiguredKeys, stored: (environment: Environment) => Promise<Uint8Array>): Promise<TokenKeys> {
   const keys = {
     production: configured.TOKEN_KEY_PRODUCTION ?? (await stored('production')),

@@ -81,11 +81,7 @@ async function lockOwner(path: string): Promise<number | undefined> {
   return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
 }
 
-/**
- * Whether `pid` runs (not a zombie): the owner of a leftover file named after its writer. Our own
- * pid in a file we do not hold is a leftover of an earlier run that had the same pid (pid 1 in a
- * container, for instance).
- */
+/** Whether `pid` runs (not a zombie): a leftover's writer. Our own pid in a file we do not hold is an earlier run's (pid 1 in a container). */
 export function isRunning(pid: number): boolean {
   return pid !== process.pid && holderState(pid) !== 'gone';
 }

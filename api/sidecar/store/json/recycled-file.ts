@@ -31,18 +31,12 @@ export async function replaceRecycling(path: string, chunks: readonly Uint8Array
   if (kept) await rename(spare, temp);
 }
 
-/**
- * Removes the kept generation, so that no copy older than the file itself stays on disk (after an
- * erasure, and when the store closes). Must not run while a write is in flight.
- */
+/** Removes the kept generation, so no copy older than the file stays on disk (after an erasure, at close); never while a write is in flight. */
 export async function discardRecycled(path: string): Promise<void> {
   await unlink(tempPathOf(path)).catch(() => {});
 }
 
-/**
- * Removes what a cut-short write or reader left behind: temp file, spare link, and snapshot links
- * of readers that no longer run. For the holder of the data-directory lock, before the first write.
- */
+/** Removes what a cut-short write or reader left behind (temp file, spare link, dead readers' links); for the lock's holder, before its first write. */
 export async function removeLeftovers(path: string): Promise<void> {
   await unlink(tempPathOf(path)).catch(() => {});
   await unlink(sparePathOf(path)).catch(() => {});

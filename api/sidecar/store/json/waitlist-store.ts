@@ -52,10 +52,7 @@ export class JsonWaitlistStore implements WaitlistStore {
     this.#options = options;
   }
 
-  /**
-   * Opens (or creates) DATA_DIR/waitlist.json. Throws StartupError on a corrupt or foreign file.
-   * The caller must hold the data-directory lock: the leftovers of a crashed write are removed here.
-   */
+  /** Opens (or creates) DATA_DIR/waitlist.json; StartupError on a corrupt or foreign file. The caller holds the data-directory lock. */
   static async open(dataDir: string, options: JsonStoreOptions = {}): Promise<JsonWaitlistStore> {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const file = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
@@ -67,10 +64,7 @@ export class JsonWaitlistStore implements WaitlistStore {
     return store;
   }
 
-  /**
-   * The last commit, read without the lock (operator reads while no sidecar runs, the migration):
-   * undefined when there is no data file; StartupError when it is corrupt or foreign. Its changes refuse.
-   */
+  /** The last commit, read without the lock (operator reads, the migration); undefined without a data file. Its changes refuse. */
   static async readOnly(dataDir: string): Promise<JsonWaitlistStore | undefined> {
     const file = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
     const table = await file.read();

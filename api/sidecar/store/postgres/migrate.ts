@@ -50,10 +50,7 @@ export async function readJsonDataDir(dataDir: string): Promise<MigrationSource>
 /** Rows per INSERT … SELECT FROM unnest(…) statement. */
 const BATCH = 2000;
 
-/**
- * The file's version of an address (EXCLUDED) and the database's (w) merged as mergeSignup would
- * replay them, older first; a row that would not change is left alone (not RETURNed: unchanged).
- */
+/** The file's version (EXCLUDED) and the database's (w) merged as mergeSignup would replay them, older first; an unchanged row is not RETURNed. */
 const UPSERT_BATCH_SQL = `
 INSERT INTO waitlist AS w (${RECORD_COLUMNS})
 SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[],

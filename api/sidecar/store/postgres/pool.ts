@@ -31,10 +31,7 @@ interface PoolOptions {
 /** Where TLS is asked for, the CA comes from DATABASE_URL's sslrootcert or else from PGSSLROOTCERT. */
 const VERIFYING_MODES = new Set(['require', 'verify-ca', 'verify-full']);
 
-/**
- * The connection settings for `url`: an sslmode means what libpq documents (node-postgres 8 alone
- * treats require and verify-ca as verify-full), the CA file is sslrootcert or else PGSSLROOTCERT.
- */
+/** The connection settings: sslmode as libpq documents it (node-postgres 8 alone reads require as verify-full), the CA file also from PGSSLROOTCERT. */
 export function clientConfig(url: string, rootCert?: string): pg.ClientConfig {
   const parsed = new URL(url);
   const mode = parsed.searchParams.get('sslmode');

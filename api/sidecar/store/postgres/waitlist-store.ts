@@ -38,10 +38,7 @@ ON CONFLICT (email) DO UPDATE SET
   consent_lang = EXCLUDED.consent_lang,
   consent_text_version = EXCLUDED.consent_text_version`;
 
-/**
- * The statistics from the counters of stats-schema.ts in ONE statement, so the numbers agree with
- * each other; the windows follow domain/stats.ts to the millisecond. $1, $2: windowStarts.
- */
+/** The statistics from stats-schema.ts's counters in ONE statement, so the numbers agree; $1, $2: windowStarts (domain/stats.ts). */
 const STATS_SQL = `
 SELECT field, value, sum(n)::bigint AS n FROM stats_answers GROUP BY 1, 2
 UNION ALL SELECT 'last7Days', NULL, stats_after($1)
@@ -87,10 +84,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
     this.#onCommit?.({ durationMs: performance.now() - started });
   }
 
-  /**
-   * A durable commit that changes no table, so a discarded (honeypot) sign-up takes as long as a
-   * stored one: a transactional WAL message makes COMMIT flush the WAL, where `SELECT 1` would not.
-   */
+  /** A durable commit that changes no table, so a discarded sign-up waits as a stored one: a WAL message makes COMMIT flush, `SELECT 1` would not. */
   async sync(): Promise<void> {
     await this.#run(() => this.#pool.query("SELECT pg_logical_emit_message(true, 'waitlist-sync', '')"));
     this.#commits += 1;
@@ -205,10 +199,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
     }
   }
 
-  /**
-   * The invitation steps (domain/invitation.ts), safe with any number of runs on any number of
-   * hosts: a claim is ONE statement that skips rows another run's claim holds (FOR UPDATE SKIP LOCKED).
-   */
+  /** The invitation steps (domain/invitation.ts), safe on any number of hosts: a claim skips rows another run holds (FOR UPDATE SKIP LOCKED). */
   async claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]> {
     const params: unknown[] = [claim.at, claim.messageIdDomain, claim.count];
     let which = claim.claimedBefore === undefined ? 'invite_state IS NULL' : `invite_state = 'claimed' AND invite_claimed_at < $${params.push(claim.claimedBefore)}`;
