@@ -9,7 +9,7 @@ export interface EngineState {
   state: 'up' | 'down';
   /** When the engine entered this state (ISO 8601), or when the process started using it. */
   since: string;
-  /** The cause of the latest failure (api/sidecar/health/unavailable.ts describeCause), null when there was none. */
+  /** The cause of the latest failure (api/sidecar/health/engine-health.ts describeCause), null when there was none. */
   lastError: string | null;
 }
 

@@ -1,7 +1,4 @@
-/**
- * Builds the h3 app of the API sidecar from injected parts (store, clock, keys, clients, config,
- * logger): no process.env, no global state, so tests call `app.request(path, init)`.
- */
+/** The h3 app of the API sidecar, built from injected parts (no process.env, no global state), so tests call `app.request(path, init)`. */
 import { H3 } from 'h3';
 import { environmentUrls } from '../contract/index.ts';
 import type { AppDeps, RouteContext } from './deps.ts';
@@ -28,15 +25,4 @@ export function createApp(deps: AppDeps): H3 {
     });
   }
   return app;
-}
-
-/**
- * The (method, path) pairs an app built by createApp really serves, read back from its router
- * (the catch-all entries that answer 405 are left out). The OpenAPI tests compare this list with
- * the published document, and the sidecar tests compare it with ROUTES.
- */
-export function servedRoutes(app: H3): { method: string; path: string }[] {
-  return app['~routes']
-    .filter((route) => route.method && route.route)
-    .map((route) => ({ method: route.method!, path: route.route! }));
 }

@@ -1,9 +1,4 @@
-/**
- * Where the sidecar's servers listen. The API (api/net/sidecar-address.ts): by
- * default a Unix domain socket DATA_DIR/sidecar.sock with mode 0600 and no TCP port, so only the
- * front (the same user) reaches it; TCP on SIDECAR_HOST:SIDECAR_PORT when SIDECAR_LISTEN=tcp. The
- * operator channel (operator/server.ts) listens on a private socket the same way.
- */
+/** Where the sidecar's servers listen (docs/api.md, "Where the sidecar listens"). */
 import { once } from 'node:events';
 import { chmod, lstat, mkdir, unlink } from 'node:fs/promises';
 import type { Server } from 'node:http';

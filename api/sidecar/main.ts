@@ -1,12 +1,8 @@
 /**
- * The sidecar process: `node api/sidecar/main.ts`. Configuration -> storage backend (store, keys,
- * clients; JSON: under the data-directory lock; store/open-backend.ts) -> rate-limit engine -> listen
- * where SIDECAR_LISTEN says (DATA_DIR/sidecar.sock by default; listen.ts). Logs where it listens
- * and, when started with an IPC channel, sends `{type: 'ready', url, socketPath?}` to the parent.
- * SIGINT, SIGTERM, the loss of that channel (the parent died) or, under npm start, the front's
- * stop message stop it gracefully (in-flight requests finish, the store is flushed, the lock
- * released) with exit code 0 (stop-request.ts). A bad configuration, a held lock, a corrupt file
- * or an unreachable engine stops it with exit code 1 and a one-paragraph message on stderr.
+ * The sidecar process: `node api/sidecar/main.ts`. Configuration -> storage backend -> rate-limit
+ * engine -> listen (listen.ts); with an IPC channel it sends `{type: 'ready', url, socketPath?}` to
+ * the parent. A stop request (stop-request.ts) stops it gracefully with exit code 0; a reason not
+ * to start (StartupError) with exit code 1 and a one-paragraph message on stderr.
  */
 import { createServer, maxHeaderSize, type Server } from 'node:http';
 import { toNodeHandler } from 'h3';

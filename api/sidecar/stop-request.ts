@@ -1,11 +1,8 @@
 /**
- * When the sidecar stops. Alone (`node api/sidecar/main.ts`, or forked by a test): on SIGINT or
- * SIGTERM. Under the npm start supervisor (which says so: `{type: 'supervised'}`): when the front says so (`{type: 'stop'}`, sent once the
- * front's own requests in flight are done) or when the front is gone (the channel closed). A
- * signal that reaches the supervised sidecar directly (systemd's KillMode=control-group, `kill`
- * of every pid) is reported to the front instead (`{type: 'signalled'}`): closing the API at once
- * would fail requests the front is still passing on. The front then stops it in turn, or, when
- * the signal was for the sidecar alone, stops it and starts a new one (api/start/supervisor.ts).
+ * When the sidecar stops. Alone: on SIGINT or SIGTERM. Under the npm start supervisor (`{type:
+ * 'supervised'}`): when the front says so (`{type: 'stop'}`) or is gone (the channel closed); a
+ * signal that reaches it directly is reported to the front instead (`{type: 'signalled'}`), as
+ * closing the API at once would fail requests the front is still passing on (api/start/supervisor.ts).
  */
 import type { Logger } from './http/log.ts';
 

@@ -3,7 +3,7 @@
  * reference definition (domain/day-series.ts daySeriesOf) over the stored records, and to numbers
  * counted by hand at the edges that matter: UTC midnight to the millisecond, the range's own ends,
  * a repeat (first day kept, latest answers counted) and an erasure. The JSON engine's running
- * sidecar answers it over the operator channel (GET /series).
+ * sidecar answers it over the operator channel.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -66,7 +66,7 @@ describeEachBackend('signupsPerDay', (backend) => {
 });
 
 describe('signupsPerDay over the operator channel', () => {
-  it('operator channel: GET /series answers the sidecar store\'s own series; a range that is not two times in order -> 400', async () => {
+  it('operator channel: signupsPerDay answers the sidecar store\'s own series; a range that is not two times in order -> 400', async () => {
     const h = await harness();
     const socketDir = await mkdtemp(join(tmpdir(), 'series-channel-'));
     const server = await serveOperator(h.store, socketDir);

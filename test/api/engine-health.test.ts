@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EngineHealth } from '../../api/sidecar/health/engine-health.ts';
-import { describeCause, EngineUnavailableError } from '../../api/sidecar/health/unavailable.ts';
+import { describeCause, EngineHealth, EngineUnavailableError } from '../../api/sidecar/health/engine-health.ts';
 import { reportFailure } from '../../api/sidecar/http/failure.ts';
 import { readinessOf, type EngineState } from '../../api/metrics/readiness.ts';
 

@@ -112,7 +112,7 @@ describe('JSON backend', () => {
     expect(await channel.confirmInvitation(a.email, a.invitation!.messageId, at)).toBe(true);
     expect((await served.store.show(a.email))!.invitation).toMatchObject({ state: 'sent', invitedAt: at });
     await expect(channel.confirmInvitation(a.email, a.invitation!.messageId, 'yesterday')).rejects.toThrow('answered 400');
-    await expect(channel.show('x'.repeat(5000))).rejects.toThrow(/answered 4\d\d/);
+    await expect(channel.show('')).rejects.toThrow('answered 400');
   });
 
   it('operator channel: a command stopped longer than the sidecar keeps an idle connection (Ctrl-Z, then fg) goes on with its next call', { timeout: 20_000 }, async () => {

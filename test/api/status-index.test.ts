@@ -1,9 +1,9 @@
 /** Status probe, API index, unknown paths and the headers every API answer carries. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, API_VERSION, ENVIRONMENTS, ENV_PREFIX, MCP_ROUTE, ROUTES, SERVICE_NAME, environmentUrls } from '../../api/contract/index.ts';
-import { createApp, servedRoutes } from '../../api/sidecar/app.ts';
+import { createApp } from '../../api/sidecar/app.ts';
 import { send } from '../support/request.ts';
-import { BASE_URL, ManualClock, harness, type Harness } from './support/harness.ts';
+import { BASE_URL, ManualClock, harness, servedRoutes, type Harness } from './support/harness.ts';
 import { envPath, stableHeaders } from './support/requests.ts';
 
 let h: Harness;

@@ -1,7 +1,4 @@
-/**
- * Evidence of consent kept with every record: which form, which language and which version of the
- * consent text the address owner agreed to.
- */
+/** Evidence of consent kept with every record: which form, language and version of the consent text the address owner agreed to. */
 import { z } from 'zod';
 import { CONSENT_TEXT_VERSION, LANGS, SOURCES, type Lang, type Source } from '../../contract/index.ts';
 

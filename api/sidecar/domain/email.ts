@@ -1,10 +1,7 @@
 /**
- * E-mail normalisation (docs/api.md, "E-mail addresses"): surrounding whitespace is trimmed, the
- * whole address is lower-cased (contract part 2: "stored lower-cased") and an internationalised
- * domain is converted to its ASCII (punycode) form, so `a@münchen.de` and `a@xn--mnchen-3ya.de`
- * are one address. The local part is kept as typed, plus-addressing included. Validity is then
- * decided by the contract schema's email rule (which rejects quoted and non-ASCII local parts)
- * and its 254-character limit, applied to the normalised form.
+ * E-mail normalisation (docs/api.md, "E-mail addresses"): trimmed, lower-cased whole (contract part
+ * 2), an internationalised domain in its ASCII form, so both spellings are one address. Validity is
+ * then the contract schema's, applied to the normalised form.
  */
 import { domainToASCII } from 'node:url';
 

@@ -1,9 +1,7 @@
 /**
- * A member's invitation, kept in their record: the home page promises one message, in their
- * language, when their place is ready. At most once, under every failure: a member is claimed
- * (durably) before the message is handed to the mail server, and confirmed when the server accepts
- * it (250). A crash in between leaves `claimed`, visible to the next run, which does not send again
- * unless the operator says so. Pure: times and ids are passed in.
+ * A member's invitation, kept in their record, at most once (docs/operator.md, "How a run works"):
+ * claimed durably before the message goes to the mail server, confirmed when it accepts it (250).
+ * Pure: times and ids are passed in.
  */
 import { z } from 'zod';
 import { BUILDING, LANGS, ROLES, SOURCES, type Building, type Lang, type Role, type Source } from '../../contract/index.ts';

@@ -1,10 +1,4 @@
-/**
- * Waitlist records as export lines for the operator (`npm run waitlist -- export`): JSON lines
- * (one record per line, exactly as stored) or CSV (RFC 4180: header line, CRLF, quoted where
- * needed, formula cells neutralised). The CSV columns are derived from the record schema, so a
- * new field is exported without a change here; the nested consent evidence becomes `consent.form`,
- * `consent.channel`, ….
- */
+/** Waitlist records as export lines: JSON lines (exactly as stored) or CSV (RFC 4180) with columns derived from the record schema. */
 import { z } from 'zod';
 import { WaitlistRecord } from './record.ts';
 

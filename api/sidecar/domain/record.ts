@@ -1,7 +1,4 @@
-/**
- * A waitlist record and how a sign-up is merged into it (contract part 3:
- * a repeated address updates its record). Pure: times are passed in.
- */
+/** A waitlist record and how a sign-up is merged into it (contract part 3: a repeated address updates its record). Pure. */
 import { z } from 'zod';
 import { BUILDING, DEFAULT_LANG, EMAIL_MAX_LENGTH, LANGS, ROLES, SOURCES } from '../../contract/index.ts';
 import type { WaitlistSignup } from '../../contract/index.ts';
@@ -31,10 +28,7 @@ export const WaitlistRecord = z
   .strict();
 export type WaitlistRecord = z.infer<typeof WaitlistRecord>;
 
-/**
- * New record, or the existing one updated: optional answers merged (new values win, absent ones
- * keep the old), consent time moved to this consent, first sign-up time kept.
- */
+/** New record, or the existing one updated: new answers win, absent ones keep the old, consent moves to this one, the first sign-up time stays. */
 export function mergeSignup(existing: WaitlistRecord | undefined, signup: WaitlistSignup, channel: Channel, at: string): WaitlistRecord {
   const role = signup.role ?? existing?.role;
   const building = signup.building ?? existing?.building;

@@ -1,13 +1,8 @@
 /**
- * Validation of a sign-up after parsing, in the contract's order (docs/api.md):
- * honeypot -> unknown field, invalid enum value or wrong type (invalid_request) -> e-mail
- * (invalid_email) -> consent (consent_required). The contract schema WaitlistSignup decides;
- * this module only prepares the input and maps the schema's issues to the contract's codes.
- *
- * Contract part 2: "An unknown field is rejected with 400 invalid_request. It is never ignored."
- * Both channels copy into a null-prototype object and check every name against the schema's own
- * fields first, so `__proto__`, `constructor` or `prototype` can neither set a prototype (which a
- * plain `{}` would do, hiding the name from the strict schema) nor slip through unrejected.
+ * Validation of a sign-up after parsing, in the contract's order (docs/api.md): the schema
+ * WaitlistSignup decides; this maps its issues to the contract's codes. Contract part 2: an unknown
+ * field is rejected, never ignored; names are checked against the schema's own fields into a
+ * null-prototype object, so `__proto__` can neither set a prototype nor slip through unrejected.
  */
 import { DEFAULT_LANG, FORM_CONSENT_VALUES, LANGS, WaitlistSignup, type Lang } from '../../contract/index.ts';
 import { normaliseEmail } from './email.ts';

@@ -45,10 +45,7 @@ export function withinLifetime(claims: { iat: number; exp: number }, nowMs: numb
   return claims.exp > Math.floor(now) - CLOCK_TOLERANCE_SECONDS && claims.iat <= now + CLOCK_TOLERANCE_SECONDS;
 }
 
-/**
- * RFC 9068 §4 / RFC 8725 §3.1: pinned algorithm, explicit type, exact issuer and audience of this
- * environment, exp with a small leeway, every claim present. Undefined means invalid_token.
- */
+/** RFC 9068 §4 / RFC 8725 §3.1: pinned algorithm, explicit type, this environment's issuer and audience, every claim. Undefined: invalid_token. */
 export async function verifyAccessToken(token: string, key: Uint8Array, target: Audience, nowMs: number): Promise<AccessTokenClaims | undefined> {
   let payload: JWTPayload;
   try {

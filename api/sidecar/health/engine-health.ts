@@ -1,15 +1,13 @@
 /**
- * One engine's health and the story its outages tell in the log: on the first failure one error
- * line with the cause (describeCause: no password, no address), while the engine stays away one
- * line per summary interval with the requests affected so far, and on its return one line with
- * the outage's length and count. Everything in between (thousands of failing sign-ups) adds to a
- * counter, not to the log. The engines report what they see (failed, succeeded, requestAffected);
- * an optional check (a probe) runs on a timer so readiness follows the engine without traffic:
- * while it is up (to notice a failure within about two seconds) and while it is down (to notice
- * its return as fast).
+ * One engine's health and the story its outages tell in the log (docs/deploy.md, "When an engine
+ * fails"): on the first failure one error line with the cause, while the engine stays away one
+ * line per summary interval with the requests affected so far, and on its return one line with the
+ * outage's length and count; the failing requests in between add to a counter, not to the log.
+ * The engines report what they see (failed, succeeded, requestAffected); an optional check (a
+ * probe) runs on a timer so readiness follows the engine without traffic.
  */
 import type { Logger } from '../http/log.ts';
-import { describeCause } from './unavailable.ts';
+import { redact } from '../../log/redact.ts';
 import type { EngineName, EngineState } from '../../metrics/readiness.ts';
 
 /** While an engine is away, one summary line per this interval. */
@@ -77,10 +75,7 @@ export class EngineHealth {
     this.#scheduleCheck();
   }
 
-  /**
-   * The engine did some work. `startedAt` (this health's clock) is when that work began: a failure
-   * seen after it wins, so a probe that squeezed through does not end an outage that requests still see.
-   */
+  /** The engine did some work begun at `startedAt` (this clock): a failure seen after it wins, so a probe that squeezed through ends no outage. */
   succeeded(startedAt?: number): void {
     if (this.#up || (startedAt !== undefined && this.#lastFailureAt > startedAt)) return;
     const seconds = ((this.#now() - this.#since) / 1000).toFixed(1);
@@ -144,4 +139,40 @@ export class EngineHealth {
     }
     this.#scheduleCheck();
   }
+}
+
+/**
+ * What an engine's wrapper throws when the engine cannot do the work (PostgreSQL unreachable, no
+ * pool connection free in time, the disk refusing a write): the request answers the contract's 500
+ * without a line of its own (http/failure.ts), as the engine's health tells the outage.
+ */
+export class EngineUnavailableError extends Error {
+  readonly health: EngineHealth;
+
+  constructor(health: EngineHealth, cause: unknown) {
+    super(`${health.engine} unavailable: ${describeCause(cause)}`, { cause });
+    this.name = 'EngineUnavailableError';
+    this.health = health;
+  }
+}
+
+/** IPv4, bracketed or bare IPv6, and host:port spellings: a cause names no address. */
+const ADDRESS = /\[[0-9a-f:.]+\](:\d+)?|\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b|\b[0-9a-f]{1,4}(:[0-9a-f]{0,4}){2,7}\b|\b[\w-]+(\.[\w-]+)*:\d{2,5}\b/gi;
+/** Paths in Node's errno messages ("open '/srv/data/…'"). */
+const QUOTED_PATH = /'[^']*'/g;
+
+/** One short phrase for the log: the errno code with its meaning, or the engine's message with its SQLSTATE; never an address, path or password. */
+export function describeCause(cause: unknown): string {
+  if (cause instanceof EngineUnavailableError) return describeCause(cause.cause);
+  const error = cause as { code?: unknown; message?: unknown } | undefined;
+  const code = typeof error?.code === 'string' ? error.code : undefined;
+  const message = typeof error?.message === 'string' ? error.message : String(cause);
+  const clean = redact(message.replace(QUOTED_PATH, '').replace(ADDRESS, '').replace(/\s+/g, ' ').replace(/[\s,:]+$/, '').trim());
+  if (code && /^E[A-Z]+$/.test(code)) {
+    // Node's errno messages repeat the code first: "connect ECONNREFUSED", "ENOSPC: no space left on device, write".
+    const meaning = clean.replace(new RegExp(`^(\\w+ )?${code}:? ?`), '').trim();
+    return meaning ? `${code} (${meaning})` : code;
+  }
+  if (code && /^[0-9A-Z]{5}$/.test(code)) return `${clean} (SQLSTATE ${code})`;
+  return code ? `${clean} (${code})` : clean || 'unknown error';
 }

@@ -1,9 +1,7 @@
 /**
  * The one middleware every request passes, so every response has the same shape: rate limiting,
- * the routing of unknown paths to 404, error rendering, the API headers on every answer
- * (X-API-Version and the four RateLimit-* fields, plus the route's own from the route table),
- * HEAD without a body. Request lines are the front's (api/front/log.ts); error lines here carry
- * the front's request id.
+ * unknown paths to 404, error rendering, the API headers (X-API-Version, RateLimit-*, the route
+ * table's own) on every answer, HEAD without a body.
  */
 import { getRequestIP, type Middleware } from 'h3';
 import { FastResponse } from 'srvx';
@@ -32,8 +30,7 @@ export function apiLayer(deps: LayerDeps): Middleware {
     standard: config.RATE_LIMIT_STANDARD,
   };
 
-  // The rate-limit bucket of a (peer, X-Forwarded-For) pair never changes, and the same few pairs
-  // come back on every request (the front's one address, a client's): recent answers are kept.
+  // A (peer, X-Forwarded-For) pair's bucket never changes and the same few pairs come back: recent ones are kept (docs/performance.md).
   const buckets = new Map<string, string>();
   const bucketOf = (peer: string | undefined, forwarded: string | null): string => {
     const key = `${peer ?? ''}\n${forwarded ?? ''}`;

@@ -1,7 +1,4 @@
-/**
- * Bearer access to a protected resource (RFC 6750 §3, RFC 9728 §5.1): the statistics operation
- * and the MCP endpoint, each its own resource, so a token is accepted only where its audience is.
- */
+/** Bearer access (RFC 6750 §3, RFC 9728 §5.1) to the statistics and the MCP endpoint, each its own resource and token audience. */
 import { STATS_SCOPE, type Environment } from '../../contract/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { verifyAccessToken, withinLifetime, type AccessTokenClaims, type Audience } from '../domain/tokens.ts';
@@ -16,10 +13,8 @@ const BEARER = /^bearer(?:[ \t]+(.*))?$/i;
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /**
- * Tokens verified with each key, by issuer, audience and token: a client polls with one token for
- * its whole lifetime, and checking its HMAC through WebCrypto costs more than the rest of a
- * statistics answer. Every use still checks the lifetime against the clock. Only verified tokens
- * enter, and a key's map starts again empty when it holds MAX_VERIFIED.
+ * Tokens verified with each key, by issuer, audience and token (docs/performance.md): a client polls
+ * with one token for its lifetime. Every use still checks the lifetime; only verified tokens enter.
  */
 const verified = new WeakMap<Uint8Array, Map<string, AccessTokenClaims>>();
 const MAX_VERIFIED = 10_000;
@@ -38,10 +33,7 @@ async function verifiedClaims(token: string, key: Uint8Array, target: Audience, 
   return claims;
 }
 
-/**
- * RFC 6750 §3 + RFC 9728 §5.1: `error` only when a token was presented, `scope` with
- * insufficient_scope, and always the pointer to the protected resource metadata.
- */
+/** RFC 6750 §3 + RFC 9728 §5.1: `error` only when a token was presented, `scope` with insufficient_scope, always the resource metadata. */
 function challenge(resource: ProtectedResource, error?: 'invalid_token' | 'insufficient_scope'): Record<string, string> {
   const params = [`realm="${realmOf(resource.env)}"`];
   if (error) params.push(`error="${error}"`);

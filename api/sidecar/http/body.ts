@@ -1,15 +1,9 @@
 /**
- * A request body: its media type, its bytes counted while read up to a limit (contract part 8: 64 KB), its text.
- * A declared Content-Length above the limit is refused before reading anything; a chunked body
- * is refused as soon as it passes the limit, so a 10 MB body is never buffered.
- *
- * A refused body's rest is read and discarded up to another `limit` bytes, so the connection stays
- * in step for the next request; a body longer still is left unread and the answer says
- * `Connection: close` (an unread body must never become the next request's start).
- *
- * On node:http (h3's Node adapter) the body is read from the IncomingMessage itself: the web
- * stream srvx would wrap it in costs more per sign-up than reading it (docs/performance.md).
- * Other requests (app.request in tests, any Request) are read through a Node stream of their body.
+ * A request body: its media type, its bytes read up to a limit (contract part 8: 64 KB), its text.
+ * A body past the limit is refused without buffering it; its rest is read and discarded up to
+ * another `limit` bytes so the connection stays in step, and past that left unread with
+ * `Connection: close` (an unread body must never become the next request's start). On node:http the
+ * body is read from the IncomingMessage itself, not srvx's web stream (docs/performance.md).
  */
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';

@@ -1,7 +1,4 @@
-/**
- * WWW-Authenticate realms: one protection space per environment, since production and sandbox
- * accept different credentials. The Basic challenge is here, the Bearer ones in bearer-auth.ts.
- */
+/** WWW-Authenticate realms: one protection space per environment, as production and sandbox accept different credentials. */
 import type { Environment } from '../../contract/index.ts';
 
 export function realmOf(env: Environment): string {

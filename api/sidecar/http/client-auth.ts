@@ -17,10 +17,7 @@ export function clientCredentials(authorization: string | null, params: Readonly
   return parseBasic(authorization);
 }
 
-/**
- * RFC 6749 §2.3.1 + Appendix B: Base64-decode, split at the first colon, then form-url-decode
- * each half (strict clients such as oauth4webapi send `-` as `%2D`, space as `+`).
- */
+/** RFC 6749 §2.3.1 + Appendix B: Base64, split at the first colon, each half form-url-decoded (oauth4webapi sends `-` as `%2D`). */
 function parseBasic(authorization: string): { id: string; secret: string } | undefined {
   const match = /^basic[ \t]+(\S+)[ \t]*$/i.exec(authorization);
   if (!match || !BASE64.test(match[1])) return undefined;

@@ -1,10 +1,4 @@
-/**
- * What the sidecar logs. It writes no request lines: the front writes the product's one line per
- * request (api/front/log.ts). The sidecar writes start-up, shutdown and error lines; an error line
- * of a request carries the request id the front passed in X-Request-Id. Everything a line holds
- * passes the shared redaction (api/log/redact.ts): the pino logger (api/log/logger.ts) applies it
- * to every string, and errorDetail applies it itself for loggers that do not.
- */
+/** What the sidecar logs (docs/api.md, "Logs"); every line passes the shared redaction (api/log/redact.ts). */
 import { redact, redactPath } from '../../log/redact.ts';
 import { acceptableRequestId, REQUEST_ID_HEADER } from '../../log/request-id.ts';
 

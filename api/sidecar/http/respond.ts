@@ -1,22 +1,17 @@
 /**
- * Response builders: every API body is compact JSON with `Content-Type: application/json`, and
- * every answer says `X-Content-Type-Options: nosniff`, so a browser never
- * sniffs an API answer (a body, an error, a 303) into something it would render.
- *
- * The answers are srvx's FastResponse, the Response class of h3's own Node adapter: a Response to
- * every caller (app.request, instanceof Response, headers, json()), but on node:http its string
- * body and headers go to the socket as they are, without the web stream a native Response is read
- * through (docs/performance.md).
+ * Response builders: compact JSON bodies, and `X-Content-Type-Options: nosniff` on every answer, so
+ * a browser never sniffs an API answer into something it would render. The answers are srvx's
+ * FastResponse, whose string body and headers go to node:http's socket as they are, without a web
+ * stream (docs/performance.md).
  */
 import { FastResponse } from 'srvx';
 
 const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const;
 
 /**
- * The header fields of each answer built here, as the plain object it was built with. A
- * FastResponse makes a Headers object from them only when someone reads `.headers`, and nobody
- * does before the API layer adds its fields (addHeaders), so on node:http they go from this
- * object to the socket without one (docs/performance.md). Tests read every answer's headers.
+ * The header fields of each answer built here, as the plain object it was built with: a
+ * FastResponse makes a Headers object only when `.headers` is read, so the API layer adds its
+ * fields here and none is made (docs/performance.md).
  */
 const fieldsOf = new WeakMap<Response, Record<string, string>>();
 

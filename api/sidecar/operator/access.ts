@@ -1,8 +1,7 @@
 /**
- * How an operator command reaches the waitlist (scripts/waitlist.ts). PostgreSQL: the backend
- * directly (many writers are fine). JSON, where the sidecar must stay the single writer: through
- * the running sidecar's operator socket; with no sidecar running, reads use the last commit
- * without any lock, and writes take the data-directory lock and open the file themselves.
+ * How an operator command reaches the waitlist (docs/api.md, "The JSON store"): PostgreSQL directly;
+ * JSON through the running sidecar, its single writer, or with none the last commit (reads) or the
+ * store opened under the data-directory lock (writes).
  */
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

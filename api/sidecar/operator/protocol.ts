@@ -1,24 +1,20 @@
 /**
- * The operator channel of the JSON engine, so operator tasks need no downtime: the
- * sidecar, single writer of the waitlist file, serves a tiny HTTP API on the Unix socket
- * DATA_DIR/operator.sock (mode 0600, in a 0700 directory, never behind the front or any TCP port),
- * and `npm run waitlist` talks to it while the sidecar runs. Addresses travel in request bodies,
- * never in paths.
- *
- *   GET  /count                    {"count": n}
- *   GET  /stats?now=MS             WaitlistStats
- *   GET  /series?since=ISO&until=ISO   DaySeries (first sign-ups per UTC day; domain/day-series.ts)
- *   GET  /export?lang=L&since=ISO  the records as JSON lines
- *   POST /show   {"email": e}      the record, or 404
- *   POST /erase  {"emails": [e, ...]}  {"erased": [true|false, ...]}, in one durable write
- *   GET  /domains                  {"domains": [[domain, members], ...]}
- *   POST /invite/claim       InviteClaim (domain/invitation.ts)  {"records": [...]} claimed, once durable
- *   POST /invite/confirm     {"email", "messageId", "at"}        {"done": true|false}, once durable
- *   POST /invite/fail        {"email", "messageId", "reply"}     {"done": true|false}, once durable
- *   POST /invite/release     {"email", "messageId"}              {"done": true|false}, once durable
- *   POST /invite/unconfirmed {"filter": InviteFilter}            {"records": [...]} claimed, never confirmed
+ * The operator channel of the JSON engine, so operator tasks need no downtime: the sidecar, single
+ * writer of the waitlist file, answers calls of its store (store/waitlist-store.ts) on the Unix
+ * socket DATA_DIR/operator.sock (mode 0600, in a 0700 directory, never behind the front or any TCP
+ * port), and `npm run waitlist` makes them while the sidecar runs. A call is `POST /<method>` with
+ * the method's arguments as a JSON array in the body, so addresses never travel in paths. Answers:
+ * 200 `{"result": …}` (export: the records as JSON lines), 400 for arguments the method does not
+ * take, 404 for a method the channel does not serve.
  */
 import { join } from 'node:path';
+
+/** The store methods a call names, besides `export`, which streams its records. */
+export const CALLS = [
+  'count', 'stats', 'signupsPerDay', 'membersPerDomain', 'show', 'eraseMany',
+  'claimInvitees', 'confirmInvitation', 'failInvitation', 'releaseInvitation', 'unconfirmedInvitations',
+] as const;
+export type Call = (typeof CALLS)[number];
 
 export function operatorSocketPath(dataDir: string): string {
   return join(dataDir, 'operator.sock');

@@ -1,7 +1,4 @@
-/**
- * Operation 4: waitlist statistics for a Bearer token with scope waitlist:stats:read
- * (RFC 6750 §3, RFC 9068 §4, RFC 9728 §5.1). The sandbox answers fixed example numbers.
- */
+/** Operation 4: waitlist statistics for a Bearer token with the statistics scope (RFC 6750 §3, RFC 9068 §4); the sandbox's are fixed. */
 import type { H3Event } from 'h3';
 import { SANDBOX_STATS } from '../domain/stats.ts';
 import { bearerClaims, requireStatsScope } from '../http/bearer-auth.ts';

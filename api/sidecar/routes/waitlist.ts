@@ -1,12 +1,7 @@
 /**
- * Operation 3: join the waitlist. Checks run in the contract's order, first failure answers:
- * content type (415) -> size (413) -> parsing (400 invalid_json / invalid_request) -> honeypot ->
- * fields (400 invalid_request) -> e-mail (422) -> consent (422).
- *
- * The deprecated unversioned alias (operation 5) runs this same handler; its Deprecation and
- * successor link come from the route table. New, repeated and discarded sign-ups look the same
- * from outside: same status, headers and body, and each waits for one commit of the store (a
- * discarded one forces a commit that changes nothing).
+ * Operation 3 (and its deprecated alias, operation 5): join the waitlist, checks in the contract's
+ * order, content type (415) -> size (413) -> parsing -> domain/signup.ts. New, repeated and
+ * discarded sign-ups look the same from outside, each waiting for one commit of the store.
  */
 import type { H3Event } from 'h3';
 import { BODY_LIMIT_BYTES, DEFAULT_LANG, THANKS_PATHS, routeById, type Accepted } from '../../contract/index.ts';

@@ -13,11 +13,7 @@ export interface Backend {
   /** The production OAuth clients (the token route authenticates against them; the CLI manages them). */
   readonly clients: ClientRegistry;
   readonly keys: TokenKeys;
-  /**
-   * Whether the engine can do its work now (PostgreSQL reachable, the JSON store's disk taking
-   * writes): readiness and the waitlist_engine_up gauge read it, and its outages are logged by it
-   * in a few lines (health/engine-health.ts).
-   */
+  /** Whether the engine can do its work now: readiness and waitlist_engine_up read it, and it logs the outages. */
   readonly health: EngineHealth;
   /** One line for the start-up log: engine, where (never a password), how many records. */
   describe(): Promise<string>;
@@ -35,10 +31,8 @@ export interface BackendOptions {
   /** For the sidecar: also serve the operator channel where the engine needs one (JSON: operator/server.ts). */
   serveOperator?: boolean;
   /**
-   * For operator commands, which answer no waiting client and may run starved of CPU (an invite run
-   * at nice 19): wait for the engine rather than take their own slowness for an engine gone.
-   * PostgreSQL: a connection may take as long as at start (not DATABASE_POOL_WAIT_MS), and no check
-   * runs while the engine answers.
+   * For operator commands, which answer no waiting client: wait for the engine rather than take
+   * their own slowness for an engine gone (PostgreSQL: start-up timeouts, no probe while it answers).
    */
   patient?: boolean;
 }

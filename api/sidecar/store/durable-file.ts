@@ -2,9 +2,12 @@
  * Durable replacement of a file: write a temporary file in the same directory, fsync it, rename
  * it over the target, fsync the directory (so the rename itself survives a power cut). A reader
  * therefore sees the old file or the new one, never a mix. Files are created with mode 0600.
+ * Also the reading and writing of the small operator-owned JSON files (clients, keys).
  */
-import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { z } from 'zod';
+import { StartupError } from './errors.ts';
 
 export const PRIVATE_FILE_MODE = 0o600;
 
@@ -19,10 +22,26 @@ export async function replaceFileDurably(path: string, chunks: readonly Uint8Arr
   await syncDirectory(dirname(path));
 }
 
-/**
- * Writes the chunks into the open temporary file, cuts it to their length (a recycled file may be
- * longer), fsyncs and closes it. On failure the temporary file is closed and removed.
- */
+/** A small JSON file, pretty-printed, replaced durably. */
+export function writeJsonFile(path: string, value: unknown): Promise<void> {
+  return replaceFileDurably(path, [Buffer.from(`${JSON.stringify(value, null, 2)}\n`)]);
+}
+
+/** A small JSON file: absent → undefined; not JSON or not of the schema → StartupError with the caller's advice, the file left alone. */
+export async function readJsonFile<T extends z.ZodType>(path: string, schema: T, corrupt: string): Promise<z.infer<T> | undefined> {
+  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (text === undefined) return undefined;
+  try {
+    return schema.parse(JSON.parse(text));
+  } catch {
+    throw new StartupError(corrupt);
+  }
+}
+
+/** Fills the open temporary file (cut to the chunks' length: a recycled one may be longer), fsyncs and closes it; on failure removes it. */
 export async function fillTempFile(file: FileHandle, temp: string, chunks: readonly Uint8Array[]): Promise<void> {
   try {
     await file.truncate(await writeChunks(file, chunks));

@@ -1,9 +1,4 @@
-/**
- * Token signing keys (HS256, RFC 7518 §3.2: at least 32 bytes), whatever engine keeps them. Each
- * environment takes its key from configuration (TOKEN_KEY_PRODUCTION / TOKEN_KEY_SANDBOX) or, if
- * none is configured, from the engine (json/keys-file.ts; PostgreSQL: store/postgres/), created
- * once with crypto.randomBytes and never baked into the code. Rotation: docs/api.md.
- */
+/** Token signing keys (HS256, RFC 7518 §3.2: at least 32 bytes): from TOKEN_KEY_* or else the engine's, created once (docs/api.md). */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Environment } from '../../contract/index.ts';
@@ -19,10 +14,7 @@ export function newKey() {
   return randomBytes(KEY_BYTES);
 }
 
-/**
- * Each environment's key: the configured one, else the engine's (`stored`, created there if it has
- * none). Refuses keys that would let a sandbox token pass in production.
- */
+/** Each environment's key, configured or else the engine's (`stored`); refuses keys that would let a sandbox token pass in production. */
 export async function chooseKeys(configured: ConfiguredKeys, stored: (environment: Environment) => Promise<Uint8Array>): Promise<TokenKeys> {
   const keys = {
     production: configured.TOKEN_KEY_PRODUCTION ?? (await stored('production')),

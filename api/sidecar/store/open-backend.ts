@@ -1,8 +1,4 @@
-/**
- * The storage engine, chosen once from the configuration: the JSON files in DATA_DIR (the default,
- * store/json/) or PostgreSQL when DATABASE_URL is set (store/postgres/, loaded only then, so the
- * driver is never imported without it). Everything above this seam sees a Backend (backend.ts).
- */
+/** The storage engine, chosen once from the configuration: JSON files in DATA_DIR, or PostgreSQL (loaded only then) with DATABASE_URL. */
 import { resolve } from 'node:path';
 import type { Config } from '../../config.ts';
 import type { ClientRegistry } from '../domain/clients.ts';
@@ -17,10 +13,7 @@ export async function openBackend(config: Config, options: BackendOptions = {}):
   return openJsonBackend(config, options);
 }
 
-/**
- * The clients alone, for `npm run clients`: the JSON engine needs no lock and no waitlist for
- * them (the file has its own lock); PostgreSQL opens its backend, which is cheap.
- */
+/** The clients alone, for `npm run clients`: the JSON clients file has its own lock, so no data-directory lock. */
 export async function openClientRegistry(config: Config): Promise<{ clients: ClientRegistry; close(): Promise<void> }> {
   if (config.DATABASE_URL) {
     const backend = await openBackend(config);

@@ -1,8 +1,4 @@
-/**
- * The waitlist store as the rest of the code sees it, one asynchronous interface for every
- * engine (open-backend.ts): routes, statistics, operator commands and tests use only this.
- * Addresses are passed already normalised (domain/email.ts).
- */
+/** The waitlist store as the rest of the code sees it, for every engine (docs/api.md, "The store"); addresses come normalised. */
 import type { Lang, WaitlistSignup, WaitlistStats } from '../../contract/index.ts';
 import type { Channel } from '../domain/consent.ts';
 import type { InviteClaim, InviteFilter } from '../domain/invitation.ts';
@@ -23,11 +19,7 @@ export interface WaitlistStore extends InvitationStore {
   /** The counts at `now` (ms since the epoch), equal to domain/stats.ts computeStats over every record. */
   stats(now: number): Promise<WaitlistStats>;
   count(): Promise<number>;
-  /**
-   * First sign-ups per UTC day in [range.since, range.until), counted by each answer (unanswered
-   * too), and those before range.since: the report's numbers, aggregates only. Equal to
-   * domain/day-series.ts daySeriesOf over every record.
-   */
+  /** The report's numbers: equal to domain/day-series.ts daySeriesOf over every record. */
   signupsPerDay(range: DayRange): Promise<DaySeries>;
   /** Every matching record, in sign-up order, exactly as stored. */
   export(filter?: ExportFilter): AsyncIterable<WaitlistRecord>;
@@ -56,17 +48,12 @@ export interface CommitInfo {
 }
 
 /**
- * The invitations' part of a store (domain/invitation.ts; used by `waitlist invite`). Every call is
- * durable when it resolves, and safe against a concurrent run on another host: a member is claimed
- * by one run only. A confirmation or failure names the claim's Message-ID, so a late answer for a
- * claim that was re-claimed (or erased) meanwhile changes nothing.
+ * The invitations' part of a store (domain/invitation.ts), durable when a call resolves; a member is
+ * claimed by one run only. A settlement names the claim's Message-ID, so a late answer for a claim
+ * re-claimed (or erased) meanwhile changes nothing.
  */
 export interface InvitationStore {
-  /**
-   * Marks up to claim.count matching members, in sign-up order, as claimed (with a new Message-ID
-   * on claim.messageIdDomain) and resolves with their records, in sign-up order, once durable.
-   * Picks never-invited members, or with claim.claimedBefore those left claimed before it.
-   */
+  /** Claims up to claim.count matching members in sign-up order (never invited, or with claimedBefore those left claimed before it), each with a new Message-ID. */
   claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]>;
   /** claimed -> sent, accepted by the mail server at `at`; false when the record or that claim is gone. */
   confirmInvitation(email: string, messageId: string, at: string): Promise<boolean>;

@@ -127,3 +127,14 @@ export async function harness(env: Record<string, string> = {}, backend: TestBac
     },
   };
 }
+
+/**
+ * The (method, path) pairs an app built by createApp really serves, read back from its router
+ * (the catch-all entries that answer 405 are left out): the OpenAPI tests compare them with the
+ * published document, the sidecar tests with ROUTES.
+ */
+export function servedRoutes(app: H3): { method: string; path: string }[] {
+  return app['~routes']
+    .filter((route) => route.method && route.route)
+    .map((route) => ({ method: route.method!, path: route.route! }));
+}

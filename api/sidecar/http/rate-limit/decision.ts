@@ -1,7 +1,4 @@
-/**
- * What every engine answers for one request, the seam both implement, and the header fields that
- * say it (contract part 8).
- */
+/** What every engine answers for one request, the seam both implement, and its header fields (contract part 8). */
 import type { RateLimitPolicy } from '../../../contract/index.ts';
 import type { EngineHealth } from '../../health/engine-health.ts';
 
@@ -14,11 +11,7 @@ export interface RateLimitDecision {
   windowSeconds: number;
 }
 
-/**
- * The seam every engine implements. A window starts with a key's first request and lasts
- * `windowSeconds`; each policy counts separately. `hit` never rejects: an engine that cannot
- * answer decides from a local fallback instead (see redis.ts).
- */
+/** A window starts with a key's first request; each policy counts separately. `hit` never rejects (redis.ts falls back to memory). */
 export interface RateLimitStore {
   /** Counts one request of `key` (the client's address bucket) under `policy` at `now` (ms). */
   hit(policy: RateLimitPolicy, key: string, limit: number, now: number): Promise<RateLimitDecision>;

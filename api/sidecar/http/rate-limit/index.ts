@@ -1,9 +1,4 @@
-/**
- * The rate-limit engine (contract part 8), chosen once from the configuration; both implement the
- * seam in decision.ts. Unset RATE_LIMIT_STORE: windows in this process (memory.ts). Set: windows shared
- * in Redis/Valkey (redis.ts, imported only then, so ioredis loads only then). Both decide with the
- * same fixed-window arithmetic (decide, memory.ts), so they give exactly the same answers.
- */
+/** The rate-limit engine (contract part 8): windows in this process, or with RATE_LIMIT_STORE in Redis/Valkey (redis.ts, loaded only then). */
 import type { Config } from '../../../config.ts';
 import type { Logger } from '../log.ts';
 import type { RateLimitStore } from './decision.ts';

@@ -1,14 +1,10 @@
 /**
  * Fixed windows in this process's memory: the default engine, and the fallback of the Redis one.
- *
- * Each policy has its own table with its own cap (docs/configuration.md: RATE_LIMIT_MAX_CLIENTS is per policy),
- * so a flood under one policy cannot push the other policy's clients out. Every key's window
- * starts with its first request and all windows of a table have the same length, so the order in
- * which keys arrive is also the order in which their windows end: expired entries are swept from
- * the front of that order in amortised O(1) per hit, and a full table evicts the entry whose
- * window ends soonest. The order is kept in an array queue, not by iterating the Map: V8's Map
- * iterator walks over every deleted slot before the first live one, which makes each sweep O(n)
- * under a flood of new clients.
+ * Each policy has its own table with its own cap, so a flood under one cannot push the other's
+ * clients out. All windows of a table have one length, so keys end in arrival order: expired ones
+ * are swept from the front of an array queue in amortised O(1) per hit, and a full table evicts the
+ * window that ends soonest. Not by iterating the Map: V8's iterator walks every deleted slot before
+ * the first live one, which makes each sweep O(n) under a flood of new clients.
  */
 import type { RateLimitPolicy } from '../../../contract/index.ts';
 import type { RateLimitDecision, RateLimitStore } from './decision.ts';

@@ -1,17 +1,9 @@
 /**
- * Fixed windows shared by every instance in Redis or Valkey, so a client's limit holds across instances,
- * loaded only when RATE_LIMIT_STORE is set (it is the only importer of ioredis).
- *
- * One Lua script per request, at most three commands, atomic on the server: the window starts at
- * the key's first hit and the decision is the in-memory engine's arithmetic (decide, memory.ts), so the
- * answers and RateLimit-* headers are exactly those of one process. The time is the instance's
- * clock, passed in: instances whose clocks differ by d shift a window's end by at most d. The key
- * expires shortly after its window (PEXPIRE), so Redis holds only live windows.
- *
- * While the engine cannot answer, decisions come from in-memory windows of this instance and no
- * request fails: limits then hold per instance instead of in total, for as long as the outage
- * lasts (docs/api.md). The engine's health (health/engine-health.ts) tells the outage in the log
- * (one line when it goes away, a summary per interval, one when it is back) and to readiness.
+ * Fixed windows shared by every instance in Redis or Valkey (the only importer of ioredis). One
+ * atomic Lua script per request; the decision is the in-memory engine's arithmetic (decide), so the
+ * answers are exactly those of one process. The time is the instance's clock, passed in: clocks
+ * that differ by d shift a window's end by at most d. While the engine cannot answer, decisions come
+ * from this instance's memory and no request fails (docs/deploy.md, "When an engine fails").
  */
 import { readFile } from 'node:fs/promises';
 import { Redis } from 'ioredis';
@@ -36,10 +28,7 @@ end
 return {redis.call('HINCRBY', KEYS[1], 'c', 1), resetAt}
 `;
 
-/**
- * A request waits at most this long for the engine before it is decided locally: long enough that
- * a busy host's scheduling pause is not taken for an outage and counted in memory.
- */
+/** A request waits at most this long for the engine before it is decided locally (a busy host's pause is no outage). */
 const COMMAND_TIMEOUT_MS = 500;
 /** After a failed command, requests go straight to the fallback for this long (no pile-up of waits). */
 const BACKOFF_MS = 1000;
@@ -99,8 +88,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       meanwhile: 'rate limits count in this process until the store (RATE_LIMIT_STORE) is back',
       affected: 'requests counted in this process',
     });
-    // Connection errors surface through the commands and the 'ready' event; without a listener
-    // ioredis would print each reconnect failure itself.
+    // Without a listener ioredis would print each reconnect failure itself.
     redis.removeAllListeners('error').on('error', (error) => this.health.failed(error));
     redis.on('close', () => this.health.failed(new Error('connection closed')));
     redis.on('ready', () => this.#recovered());

@@ -1,8 +1,7 @@
 /**
- * The JSON engine (the embedded default): DATA_DIR holds the waitlist (waitlist.json), the clients
- * (clients.json), generated token keys (token-keys.json) and the lock that keeps one sidecar per
- * directory; the sidecar is the only writer of the waitlist. For the sidecar it also serves the
- * operator socket, so `npm run waitlist -- show|erase` work without a stop (operator/server.ts).
+ * The JSON engine (the embedded default): DATA_DIR holds the waitlist, the clients, generated token
+ * keys and the lock that keeps one sidecar, the waitlist's only writer, per directory. For the
+ * sidecar it also serves the operator socket (operator/server.ts).
  */
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -16,11 +15,7 @@ import { clientsPath, FileClientDirectory } from './clients-file.ts';
 import { loadOrCreateKeys } from './keys-file.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from './waitlist-store.ts';
 
-/**
- * The JSON store's envelope (docs/performance.md): every commit rewrites the whole file, so a
- * sign-up's wait grows with the list. Above this many records the sidecar says so at start and
- * points to PostgreSQL.
- */
+/** The JSON store's envelope (docs/performance.md): above it, the start-up warning points to PostgreSQL. */
 export const COMFORTABLE_RECORDS = 100_000;
 /** While the disk refuses writes, a commit of what is in memory is tried this often (readiness, recovery without traffic). */
 const DISK_RETRY_MS = 1_000;

@@ -1,17 +1,14 @@
 /**
  * The JSON engine's production OAuth clients: DATA_DIR/clients.json, written by `npm run clients`
- * (scripts/clients.ts, under its own lock DATA_DIR/clients.lock) and read by the sidecar. The
- * sidecar checks the file's identity (inode, size, mtime) on every token request and re-reads it
- * when it changed, so created and deleted clients count at once, without a restart; a stat costs
- * microseconds next to the scrypt run of every authentication.
+ * under its own lock and re-read by the sidecar when its identity (inode, size, mtime) changed, so
+ * created and deleted clients count at once (docs/api.md).
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { authenticateAgainst, ClientRecord, type ClientRegistry } from '../../domain/clients.ts';
-import { replaceFileDurably } from '../durable-file.ts';
+import { readJsonFile, writeJsonFile } from '../durable-file.ts';
 import { acquireLock } from '../lock.ts';
-import { readSmallJsonFile } from '../small-json-file.ts';
 
 export const CLIENTS_FILE_NAME = 'clients.json';
 
@@ -29,7 +26,7 @@ export function clientsPath(dataDir: string): string {
 
 /** The clients in the file; [] when there is no file. Throws StartupError on a corrupt file. */
 export async function readClients(path: string): Promise<ClientRecord[]> {
-  const file = await readSmallJsonFile(
+  const file = await readJsonFile(
     path,
     ClientsFile,
     `The clients file ${path} is corrupt or not a clients file; it has been left untouched. ` +
@@ -38,9 +35,8 @@ export async function readClients(path: string): Promise<ClientRecord[]> {
   return file?.clients ?? [];
 }
 
-export async function writeClients(path: string, clients: readonly ClientRecord[]): Promise<void> {
-  const file = { format: 'waitlist-clients', version: 1, clients };
-  await replaceFileDurably(path, [Buffer.from(`${JSON.stringify(file, null, 2)}\n`)]);
+export function writeClients(path: string, clients: readonly ClientRecord[]): Promise<void> {
+  return writeJsonFile(path, { format: 'waitlist-clients', version: 1, clients });
 }
 
 /** The production clients, following the file as the operator changes it. */

@@ -1,12 +1,8 @@
-/**
- * The JSON engine's token keys: DATA_DIR/token-keys.json (mode 0600), holding a generated key for
- * each environment whose key is not configured (store/keys.ts). Written once, read at every start.
- */
+/** The JSON engine's generated token keys (store/keys.ts): DATA_DIR/token-keys.json, mode 0600, written once. */
 import { join } from 'node:path';
 import { z } from 'zod';
-import { replaceFileDurably } from '../durable-file.ts';
+import { readJsonFile, writeJsonFile } from '../durable-file.ts';
 import { chooseKeys, KEY_BYTES, newKey, type ConfiguredKeys, type TokenKeys } from '../keys.ts';
-import { readSmallJsonFile } from '../small-json-file.ts';
 
 export const KEYS_FILE_NAME = 'token-keys.json';
 
@@ -35,13 +31,13 @@ export async function loadOrCreateKeys(dataDir: string, configured: ConfiguredKe
     }
     return new Uint8Array(Buffer.from(file[env], 'base64url'));
   });
-  if (changed) await replaceFileDurably(path, [Buffer.from(`${JSON.stringify(file, null, 2)}\n`)]);
+  if (changed) await writeJsonFile(path, file);
   return keys;
 }
 
 /** The stored keys (for the migration to PostgreSQL); undefined when there is no file. */
 export function readKeysFile(path: string): Promise<KeysFile | undefined> {
-  return readSmallJsonFile(
+  return readJsonFile(
     path,
     KeysFile,
     `The key file ${path} is corrupt or not a token key file. The sidecar will not start and has left it ` +

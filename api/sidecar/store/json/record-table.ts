@@ -1,9 +1,4 @@
-/**
- * The waitlist records in memory, in sign-up order, with their serialised form cached in chunks.
- * A commit joins the cached chunks and re-serialises only the chunks touched since the last one:
- * a JSON.stringify of the whole list on every commit blocks the event loop long enough, at the
- * JSON store's envelope, to break its sign-up p99 (docs/performance.md).
- */
+/** The records in memory, in sign-up order, serialised in cached chunks: a commit re-serialises only those touched (docs/performance.md). */
 import type { WaitlistRecord } from '../../domain/record.ts';
 
 const CHUNK_RECORDS = 256;

@@ -1,17 +1,10 @@
 /**
- * Durable replacement of a large file that is rewritten on every commit (the waitlist), with the
- * same steps and guarantees as durable-file.ts: write a temporary file, fsync it, rename it over
- * the target, fsync the directory. The difference: the temporary file is the generation that the
- * previous rename replaced (kept by a hard link), overwritten in place, instead of a new file.
- *
- * Why (docs/performance.md): a new temporary file per commit means the file system allocates the
- * whole file's blocks and frees (and discards) the replaced generation's every time; at the JSON
- * store's envelope that work, not the app, sets the sign-up p99. Overwriting blocks that are
- * already allocated costs a fraction of it.
- *
- * Readers: a reader that merely opened the target would see its inode overwritten two commits
- * later. readSnapshot() therefore reads through its own hard link, and the writer never recycles
- * an inode that has another link: it starts a new temporary file instead.
+ * Durable replacement of the waitlist file with durable-file.ts's steps, except that the temporary
+ * file is the generation the previous rename replaced (kept by a hard link), overwritten in place:
+ * allocating and freeing a whole file per commit sets the sign-up p99 at the envelope
+ * (docs/performance.md). A reader that merely opened the target would see its inode overwritten
+ * two commits later, so readSnapshot() reads through its own hard link, and the writer never
+ * recycles an inode that has another link.
  */
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
@@ -38,18 +31,12 @@ export async function replaceRecycling(path: string, chunks: readonly Uint8Array
   if (kept) await rename(spare, temp);
 }
 
-/**
- * Removes the kept generation, so that no copy older than the file itself stays on disk (after an
- * erasure, and when the store closes). Must not run while a write is in flight.
- */
+/** Removes the kept generation, so no copy older than the file stays on disk (after an erasure, at close); never while a write is in flight. */
 export async function discardRecycled(path: string): Promise<void> {
   await unlink(tempPathOf(path)).catch(() => {});
 }
 
-/**
- * Removes what a cut-short write or reader left behind: temp file, spare link, and snapshot links
- * of readers that no longer run. For the holder of the data-directory lock, before the first write.
- */
+/** Removes what a cut-short write or reader left behind (temp file, spare link, dead readers' links); for the lock's holder, before its first write. */
 export async function removeLeftovers(path: string): Promise<void> {
   await unlink(tempPathOf(path)).catch(() => {});
   await unlink(sparePathOf(path)).catch(() => {});

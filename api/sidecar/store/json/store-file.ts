@@ -56,11 +56,7 @@ export function storeCodec(path: string) {
   };
 }
 
-/**
- * The lowdb adapter over the data file that (unlike lowdb's JSONFile/steno) makes every write
- * durable and lets the owner serialise: the table is serialised synchronously at the start of a
- * write, so the bytes on disk are the data as it was when the write began.
- */
+/** The lowdb adapter whose writes are durable (unlike lowdb's JSONFile), serialised when the write begins. */
 export class DurableJsonFile implements Adapter<RecordTable> {
   readonly path: string;
   readonly #codec: ReturnType<typeof storeCodec>;

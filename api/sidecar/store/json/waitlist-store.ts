@@ -1,13 +1,8 @@
 /**
- * The embedded waitlist store: lowdb over one durable JSON file, with group commit.
- *
- * A change is applied to the table in memory at once and then waits for the next commit. While a
- * commit is on its way to disk, later changes gather; the next commit writes them all. A promise
- * resolves only after the write that holds its change is on disk (fsync of file and directory), so
- * an answered sign-up survives a crash. The previous generation of the file is kept as the next
- * write's temporary file (recycled-file.ts) while the store is open; an erasure and close() remove
- * it, so no older copy outlives them. Reads see the table in memory; statistics count it when
- * asked, which at the JSON store's size (up to 100,000 records) is quick.
+ * The embedded waitlist store: lowdb over one durable JSON file, with group commit (docs/api.md,
+ * "The JSON store"). A change is applied in memory at once; its promise resolves only after the
+ * commit that holds it is on disk, so an answered sign-up survives a crash. An erasure and close()
+ * remove the kept previous generation (recycled-file.ts), so no older copy outlives them.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -19,8 +14,7 @@ import type { Channel } from '../../domain/consent.ts';
 import { mergeSignup, type WaitlistRecord } from '../../domain/record.ts';
 import { daySeriesOf, type DayRange, type DaySeries } from '../../domain/day-series.ts';
 import { computeStats } from '../../domain/stats.ts';
-import type { EngineHealth } from '../../health/engine-health.ts';
-import { EngineUnavailableError } from '../../health/unavailable.ts';
+import { EngineUnavailableError, type EngineHealth } from '../../health/engine-health.ts';
 import type { CommitInfo, ExportFilter, WaitlistStore } from '../waitlist-store.ts';
 import { claimable, failureText, holdsClaim, matchesInviteFilter, newMessageId, type Invitation, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
 import { DurableJsonFile } from './store-file.ts';
@@ -32,11 +26,7 @@ export const STORE_FILE_NAME = 'waitlist.json';
 interface JsonStoreOptions {
   /** Called after every group commit (metrics). */
   onCommit?(info: CommitInfo): void;
-  /**
-   * Told of every commit's outcome: a write the disk refuses (ENOSPC, EIO, a read-only remount)
-   * fails its batch with EngineUnavailableError, so those requests answer 500 and the outage is
-   * logged once (health/engine-health.ts). The file on disk stays the last whole commit.
-   */
+  /** Told of every commit's outcome: a write the disk refuses fails its batch with EngineUnavailableError (a 500, the outage logged once). */
   health?: EngineHealth;
 }
 
@@ -62,10 +52,7 @@ export class JsonWaitlistStore implements WaitlistStore {
     this.#options = options;
   }
 
-  /**
-   * Opens (or creates) DATA_DIR/waitlist.json. Throws StartupError on a corrupt or foreign file.
-   * The caller must hold the data-directory lock: the leftovers of a crashed write are removed here.
-   */
+  /** Opens (or creates) DATA_DIR/waitlist.json; StartupError on a corrupt or foreign file. The caller holds the data-directory lock. */
   static async open(dataDir: string, options: JsonStoreOptions = {}): Promise<JsonWaitlistStore> {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const file = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
@@ -77,12 +64,7 @@ export class JsonWaitlistStore implements WaitlistStore {
     return store;
   }
 
-  /**
-   * The last commit, read without the lock and without changing anything (operator reads while no
-   * sidecar runs, the migration to PostgreSQL): every write replaces the file by a rename, so a
-   * reader sees one whole commit. Undefined when there is no data file; StartupError when it is
-   * corrupt or foreign. Its changes refuse.
-   */
+  /** The last commit, read without the lock (operator reads, the migration); undefined without a data file. Its changes refuse. */
   static async readOnly(dataDir: string): Promise<JsonWaitlistStore | undefined> {
     const file = new DurableJsonFile(join(dataDir, STORE_FILE_NAME));
     const table = await file.read();
@@ -191,12 +173,7 @@ export class JsonWaitlistStore implements WaitlistStore {
     if (this.#closed) throw new Error(`store is ${this.#closed}`);
   }
 
-  /**
-   * The invitation steps (domain/invitation.ts), each committed before it answers. One process
-   * writes the table (the sidecar, or the operator command holding the data-directory lock), so a
-   * claim needs no lock of its own: two runs reach the same table through the sidecar one request
-   * at a time.
-   */
+  /** The invitation steps (domain/invitation.ts), each committed before it answers; one process writes the table, so a claim needs no lock. */
   async claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]> {
     this.#refuseIfClosed();
     const table = this.#db.data;

@@ -1,9 +1,7 @@
 /**
- * The PostgreSQL engine (DATABASE_URL): the waitlist, the OAuth clients and generated token keys
- * live in the database, which is the single source for any number of instances (no data-directory
- * lock: it would mean nothing across machines). Opening it connects (an unreachable server stops
- * the start with one paragraph), creates the schema under an advisory lock if it is not there and
- * reads or creates the shared keys. Loaded only by store/open-backend.ts when DATABASE_URL is set.
+ * The PostgreSQL engine (docs/api.md, "PostgreSQL"): the single source for any number of instances,
+ * so no data-directory lock. Opening it connects, creates the schema if it is not there and reads or
+ * creates the shared keys.
  */
 import type { Config } from '../../../config.ts';
 import type { Backend, BackendOptions } from '../backend.ts';

@@ -1,9 +1,4 @@
-/**
- * The production OAuth clients in PostgreSQL (table oauth_clients): `npm run clients` writes them,
- * and every instance looks the client up on each token request, so a created or deleted client
- * counts on every instance at its next request. The lookup is one primary-key read, small next to
- * the scrypt run of every authentication; an unknown id still costs that scrypt run (domain/clients.ts).
- */
+/** The production OAuth clients in PostgreSQL, read on each token request: a change counts on every instance at once. */
 import type pg from 'pg';
 import { authenticateAgainst, ClientRecord, type AuthenticatedClient, type ClientRegistry } from '../../domain/clients.ts';
 import type { Guard } from './engine-watch.ts';

@@ -1,12 +1,7 @@
 /**
- * First sign-ups per UTC day in ONE statement (the report's numbers; domain/day-series.ts is the
- * definition): PostgreSQL groups the range's rows by day and answers, and Node sums those grouped
- * rows into each question's series: at most 216 rows a day (2 languages × 6 roles × 6 use cases ×
- * 3 forms, unanswered included), never a record. Everyone before the range is one count, read
- * from the created_at index where there is one.
- *
- * One plain hash aggregate over the five keys: GROUPING SETS per question would sort the range's
- * rows once per question.
+ * First sign-ups per UTC day in ONE statement (domain/day-series.ts is the definition): rows grouped
+ * by day and answers (at most 216 a day, never a record), summed here into each question's series.
+ * One plain hash aggregate: GROUPING SETS per question would sort the range's rows once per question.
  */
 import type pg from 'pg';
 import { emptyCounts, tally, type FieldCounts } from '../../domain/stats.ts';

@@ -1,19 +1,13 @@
 /**
- * Whether PostgreSQL can do the work, and what a call does when it cannot. Every call of the store
- * and the clients runs through `guard`, which puts failures in two kinds:
- * - the engine away (no connection, the server shutting down, a connection cut, no answer within
- *   the pool's query_timeout, a read-only server after a failover): EngineUnavailableError,
- *   reported to the engine's health, which tells the outage in a few log lines; while it lasts,
- *   calls answer at once without waiting on the server, and the probe notices its return;
- * - no connection within DATABASE_POOL_WAIT_MS (an overload, or a server that accepts connections
- *   slowly): EngineUnavailableError too, so the request answers 500 without a stack trace, summed
- *   up in a line per interval instead of a line per request. It is no outage: the other calls go on,
- *   and a server that is really away is the probe's to tell, on a connection of its own.
- * Anything else (a bug in a statement) passes through as it is: one line with an error id.
+ * Whether PostgreSQL can do the work (docs/deploy.md, "When an engine fails"). Every call of the
+ * store and the clients runs through `guard`: the engine away (a connection refused, cut or silent,
+ * the server shutting down or read-only) is an EngineUnavailableError reported to the health, and
+ * later calls answer at once until the probe sees the engine back; no pool connection within
+ * DATABASE_POOL_WAIT_MS is the same error, summed up in a line per interval, but no outage (a
+ * server really away is the probe's to tell). Anything else (a bug in a statement) passes through.
  */
 import pg from 'pg';
-import { EngineHealth, SUMMARY_INTERVAL_MS } from '../../health/engine-health.ts';
-import { EngineUnavailableError } from '../../health/unavailable.ts';
+import { EngineHealth, EngineUnavailableError, SUMMARY_INTERVAL_MS } from '../../health/engine-health.ts';
 import { silentLogger, type Logger } from '../../http/log.ts';
 
 /** While the engine is up it is probed this often, so readiness notices a failure within ~2 s. */
@@ -73,24 +67,18 @@ export function watchEngine(pool: pg.Pool, config: pg.ClientConfig, options: Wat
   };
   pool.on('error', idleFailed);
   probe.on('error', idleFailed);
-  // The first request that found the pool full is logged at once, later ones summed up per interval.
-  let busyCount = 0;
-  let busyTimer: NodeJS.Timeout | undefined;
+  // A request that found the pool full is logged at most once per interval; the line counts the others since the last.
+  let busyLoggedAt = -Infinity;
+  let busyUnlogged = 0;
   const busy = () => {
-    if (busyTimer) {
-      busyCount += 1;
+    if (Date.now() - busyLoggedAt < SUMMARY_INTERVAL_MS) {
+      busyUnlogged += 1;
       return;
     }
-    logger.error(`postgres: no connection free within ${options.waitMs} ms (DATABASE_POOL_WAIT_MS, pool of ${options.max}); requests answer 500 while the pool stays full`);
-    busyTimer = setInterval(() => {
-      if (busyCount === 0) {
-        clearInterval(busyTimer);
-        busyTimer = undefined;
-        return;
-      }
-      logger.error(`postgres: ${busyCount} more requests found no connection free within ${options.waitMs} ms in the last ${SUMMARY_INTERVAL_MS / 1000} s`);
-      busyCount = 0;
-    }, SUMMARY_INTERVAL_MS).unref();
+    const more = busyUnlogged > 0 ? `, ${busyUnlogged} more since the last such line` : '';
+    logger.error(`postgres: no connection free within ${options.waitMs} ms (DATABASE_POOL_WAIT_MS, pool of ${options.max}${more}); requests answer 500 while the pool stays full`);
+    busyLoggedAt = Date.now();
+    busyUnlogged = 0;
   };
   const guard: Guard = async (work) => {
     if (!health.up) throw new EngineUnavailableError(health, new Error(health.state().lastError ?? 'unavailable'));
@@ -108,7 +96,6 @@ export function watchEngine(pool: pg.Pool, config: pg.ClientConfig, options: Wat
     guard,
     async close() {
       health.close();
-      clearInterval(busyTimer);
       await probe.end();
     },
   };

@@ -1,9 +1,4 @@
-/**
- * Token signing keys with PostgreSQL: from TOKEN_KEY_* when set, otherwise created ONCE for all
- * instances in the table token_keys. Race-free: every instance tries `INSERT … ON CONFLICT DO
- * NOTHING` with a key of its own and then reads the row, so the first insert wins and everyone uses
- * it. A key is never generated per instance (a token of instance A must verify on instance B).
- */
+/** Token keys shared by all instances (a token of one must verify on another): the first inserted candidate wins. */
 import type pg from 'pg';
 import type { Environment } from '../../../contract/index.ts';
 import { chooseKeys, newKey, type ConfiguredKeys, type TokenKeys } from '../keys.ts';

@@ -1,14 +1,9 @@
 /**
- * `npm run waitlist -- migrate --to "$DATABASE_URL"`, the move to PostgreSQL in one command: the JSON
- * data directory's waitlist, OAuth clients and generated token keys, copied into PostgreSQL in ONE
- * transaction, then compared; a mismatch rolls everything back. Safe to run again:
- * - a record is inserted, or merged with the database's row of the same address as the two
- *   sign-up histories would merge (older first), so a re-run after the switch never undoes a later
- *   sign-up and a sign-up made on PostgreSQL before the migration keeps the file's answers;
- * - clients and keys already in the database are kept (INSERT … ON CONFLICT DO NOTHING); a key that
- *   differs from the file's is reported, since tokens signed with the file's key then stop verifying.
- * Read from the last commit of the files: stop the JSON sidecar first, or re-run after the switch
- * to pick up sign-ups committed meanwhile.
+ * `npm run waitlist -- migrate --to "$DATABASE_URL"` (docs/operator.md, "Move to PostgreSQL"):
+ * the JSON data directory's waitlist, clients and generated keys copied into PostgreSQL in ONE
+ * transaction, then compared; a mismatch rolls everything back. Safe to run again: a record merges
+ * with the database's row of its address as the two sign-up histories would, clients and keys
+ * already there are kept (a key that differs is reported: tokens signed with the file's stop verifying).
  */
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -36,10 +31,7 @@ interface MigrationSource {
   keys: Partial<Record<Environment, string>>;
 }
 
-/**
- * The last commit of DATA_DIR's files, read without the lock (every write there replaces a file by
- * a rename); StartupError when there is no waitlist file (wrong DATA_DIR?).
- */
+/** The last commit of DATA_DIR's files, read without the lock; StartupError when there is no waitlist file. */
 export async function readJsonDataDir(dataDir: string): Promise<MigrationSource> {
   const store = await JsonWaitlistStore.readOnly(dataDir);
   if (!store) {
@@ -58,12 +50,7 @@ export async function readJsonDataDir(dataDir: string): Promise<MigrationSource>
 /** Rows per INSERT … SELECT FROM unnest(…) statement. */
 const BATCH = 2000;
 
-/**
- * Two versions of one address (the file's, EXCLUDED, and the database's, w) merged as mergeSignup
- * would replay them, older first: the earlier first sign-up time; the newer one's consent, times
- * and language; each answer from the newer one, else the older. A row that would not change is
- * left alone (not RETURNed: counted as unchanged).
- */
+/** The file's version (EXCLUDED) and the database's (w) merged as mergeSignup would replay them, older first; an unchanged row is not RETURNed. */
 const UPSERT_BATCH_SQL = `
 INSERT INTO waitlist AS w (${RECORD_COLUMNS})
 SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[],
@@ -195,12 +182,7 @@ export async function migrateToPostgres(pool: pg.Pool, source: MigrationSource) 
   }
 }
 
-/**
- * What `npm run waitlist -- migrate --to URL` does: DATA_DIR's files into the database at `url`.
- * It holds the data-directory lock while it copies, so no JSON sidecar starts and writes meanwhile.
- * If a JSON sidecar holds the lock, it copies that sidecar's last commit and says (`warn`) that
- * sign-ups after it are not included: run it again after the switch.
- */
+/** DATA_DIR's files into the database, under the data-directory lock; a running sidecar's last commit is copied with a warning. */
 export async function migrateDataDir(dataDir: string, url: string, warn: (line: string) => void): Promise<MigrationReport> {
   const lock = await acquireLock(dataDirLockPath(dataDir), `The data directory ${dataDir}`).catch((error: unknown) => {
     if (!(error instanceof LockHeldError)) throw error;

@@ -1,28 +1,18 @@
 /**
- * The connection pool of the PostgreSQL backend (node-postgres). Loaded only through the dynamic
- * import in store/open-backend.ts, so `pg` is never loaded without DATABASE_URL. An unreachable or
- * refusing server at start is a StartupError: one paragraph saying what failed, where, and what to
- * check, with the password left out.
- *
- * A query waits at most `waitMs` for a connection (DATABASE_POOL_WAIT_MS) and, where a client
- * waits for the answer, at most `queryTimeoutMs` for the server: an outage, a silent server (a
- * network partition: no reset, no error, hours of TCP timeouts) or an overload answers fast
- * instead of queueing without bound. A statement given up may still commit later; its request
- * was answered 500, never acknowledged, and a sign-up sent again merges into the same row.
- * Connections that break are dropped and the next query opens a fresh one, so the pool follows a
- * restarted server without a restart here.
+ * The connection pool of the PostgreSQL backend (node-postgres); an unreachable or refusing server
+ * at start is a StartupError naming what to check, never the password. A query waits at most
+ * `waitMs` for a connection and, where a client waits, `queryTimeoutMs` for the server, so an
+ * outage, a silent server (a network partition) or an overload answers fast (docs/deploy.md). A
+ * statement given up may still commit later; its request was answered 500, never acknowledged.
  */
 import pg from 'pg';
 import { urlWithoutPassword } from '../../../log/redact.ts';
-import { describeCause } from '../../health/unavailable.ts';
+import { describeCause } from '../../health/engine-health.ts';
 import { StartupError } from '../errors.ts';
 
 /** The connection attempt at start may take this long (a managed server across a network). */
 export const START_TIMEOUT_MS = 10_000;
-/**
- * The sidecar's statements answer a waiting client: none of them reads more than a bounded number
- * of rows, so one without an answer by then is a server that fell silent.
- */
+/** None of the sidecar's statements reads more than a bounded number of rows: one without an answer by then is a server that fell silent. */
 export const QUERY_TIMEOUT_MS = 2_000;
 
 interface PoolOptions {
@@ -41,13 +31,7 @@ interface PoolOptions {
 /** Where TLS is asked for, the CA comes from DATABASE_URL's sslrootcert or else from PGSSLROOTCERT. */
 const VERIFYING_MODES = new Set(['require', 'verify-ca', 'verify-full']);
 
-/**
- * The connection settings for `url`. An sslmode in the URL means what libpq documents
- * (node-postgres 8 alone treats require and verify-ca as verify-full): disable no TLS; require TLS
- * without checking the certificate unless a root CA is given (then as verify-ca); verify-ca TLS
- * with the certificate checked against the CA; verify-full also the host name. The CA file is
- * sslrootcert in the URL or, as with libpq, the PGSSLROOTCERT setting.
- */
+/** The connection settings: sslmode as libpq documents it (node-postgres 8 alone reads require as verify-full), the CA file also from PGSSLROOTCERT. */
 export function clientConfig(url: string, rootCert?: string): pg.ClientConfig {
   const parsed = new URL(url);
   const mode = parsed.searchParams.get('sslmode');
@@ -70,8 +54,7 @@ export async function openPool(url: string, options: PoolOptions): Promise<pg.Po
     query_timeout: options.queryTimeoutMs,
     keepAlive: true,
   });
-  // An idle client whose server went away emits 'error' on the pool; without a listener that
-  // would end the process. The next query gets a fresh connection or fails with a 500.
+  // An idle client whose server went away emits 'error' on the pool: without a listener, the end of the process.
   pool.on('error', () => {});
   return pool;
 }

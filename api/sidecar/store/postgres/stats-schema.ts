@@ -1,24 +1,10 @@
 /**
- * The statistics' counts kept in the database (docs/api.md, "PostgreSQL (`DATABASE_URL`)"), so an
- * answer sums a bounded number of rows at any size and includes every write committed before it,
- * by any instance:
- * - `stats_answers`: records per answer of each question (language, role, use case, form;
- *   'unanswered' where the record has none): the field counts, and the total as the languages'
- *   sum (every record has one). A row per answer, not per combination of answers, so an answer
- *   reads at most the answers' rows, per slot.
- * - `stats_times`: records per day and per hour of their first sign-up (UTC, numbered from
- *   1970-01-01): the 7- and 30-day windows, whose boundary hour is counted from the records through
- *   the `created_at` index.
- * - Both are kept by row triggers on `waitlist`, in the transaction of the write itself: a new
- *   sign-up, a repeat that changes an answer or the first sign-up time, an erasure, and any other
- *   writer (psql). A repeat that changes nothing they count does not even call the function (the
- *   trigger's WHEN). A row commits with its counts or not at all.
- * - Every key has up to STATS_SLOTS rows, one per connection slot: concurrent sign-ups (of one
- *   hour, often with an answer in common) change different rows, so none waits for another's
- *   COMMIT; an answer sums them.
- * - A bulk writer (the migration from JSON: thousands of rows in ONE transaction, which would
- *   change the same counter rows thousands of times) turns the triggers off inside its transaction
- *   and calls stats_rebuild() before its COMMIT.
+ * The statistics' counts kept in the database (docs/api.md, "PostgreSQL"): `stats_answers` (records
+ * per answer of each question, not per combination, so an answer reads at most the answers' rows)
+ * and `stats_times` (records per UTC day and hour of first sign-up), kept by row triggers in the
+ * write's own transaction, whoever writes. Each key is spread over STATS_SLOTS rows, one per
+ * connection slot, so concurrent sign-ups seldom wait for each other's COMMIT. A bulk writer (the
+ * migration) turns the triggers off in its transaction and calls stats_rebuild() before COMMIT.
  */
 
 /** The row triggers that keep the counts (a bulk writer turns them off and rebuilds). */

@@ -1,10 +1,7 @@
 /**
- * The waitlist in PostgreSQL, shared by any number of instances. A sign-up is ONE `INSERT … ON CONFLICT (email) DO UPDATE`
- * that merges exactly as domain/record.ts mergeSignup does (the one definition of the rule:
- * test/api/postgres-store.test.ts runs the same repeated sign-ups through both stores and asks for
- * identical records), so concurrent sign-ups of one address on any number of instances end in one
- * row (the row lock serialises them). A promise resolves after COMMIT, which with the server's
- * default synchronous_commit=on is durable.
+ * The waitlist in PostgreSQL, shared by any number of instances (docs/api.md, "PostgreSQL"). A
+ * sign-up is ONE upsert merging as domain/record.ts mergeSignup does (test/api/postgres-store.test.ts
+ * holds the two equal); the row lock serialises concurrent sign-ups of one address.
  */
 import type pg from 'pg';
 import { DEFAULT_LANG, type WaitlistSignup, type WaitlistStats } from '../../../contract/index.ts';
@@ -19,11 +16,11 @@ import { STATS_FIELDS } from './stats-schema.ts';
 import type { Guard } from './engine-watch.ts';
 import { failureText, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
 
-/** Merge rules of mergeSignup: new answers win, absent ones keep the old, created_at stays (the
- * earlier of the two: with concurrent instances the first to commit need not be the first to
- * arrive; with one writer it is always the existing one), the consent time and evidence are this
- * sign-up's. $3 (the sign-up's lang) is NULL when it named none;
- * a new row then takes $9, the consent language (the sign-up's or DEFAULT_LANG). */
+/**
+ * mergeSignup's rules; created_at is the earlier of the two, as with concurrent instances the first
+ * to commit need not be the first to arrive. $3 (the sign-up's lang) is NULL when it named none; a
+ * new row then takes $9, the consent language (the sign-up's or DEFAULT_LANG).
+ */
 const UPSERT_SQL = `
 INSERT INTO waitlist AS w (email, created_at, consent_at, updated_at, lang, role, building, source,
                            consent_form, consent_channel, consent_lang, consent_text_version)
@@ -41,14 +38,7 @@ ON CONFLICT (email) DO UPDATE SET
   consent_lang = EXCLUDED.consent_lang,
   consent_text_version = EXCLUDED.consent_text_version`;
 
-/**
- * The statistics from the counters of stats-schema.ts in ONE statement (one snapshot, so the
- * numbers agree with each other), reading a bounded number of rows at any size: the answers' rows
- * (one per answer of each question, per slot), and per window (`stats_after`) at most 30 day rows
- * and 24 hour rows per slot, plus the records of the one boundary hour through the `created_at`
- * index. The windows follow domain/stats.ts to the millisecond: a record counts when its first
- * sign-up is strictly after now minus 7 (30) days. $1 and $2: the windows' starts (windowStarts).
- */
+/** The statistics from stats-schema.ts's counters in ONE statement, so the numbers agree; $1, $2: windowStarts (domain/stats.ts). */
 const STATS_SQL = `
 SELECT field, value, sum(n)::bigint AS n FROM stats_answers GROUP BY 1, 2
 UNION ALL SELECT 'last7Days', NULL, stats_after($1)
@@ -94,11 +84,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
     this.#onCommit?.({ durationMs: performance.now() - started });
   }
 
-  /**
-   * One durable commit that changes no table, so a discarded (honeypot) sign-up takes as long as a
-   * stored one: a transactional WAL message (nothing decodes it) makes COMMIT flush the WAL, as an
-   * upsert does, where `SELECT 1` (like a bare transaction id) is never flushed. Any role may call it.
-   */
+  /** A durable commit that changes no table, so a discarded sign-up waits as a stored one: a WAL message makes COMMIT flush, `SELECT 1` would not. */
   async sync(): Promise<void> {
     await this.#run(() => this.#pool.query("SELECT pg_logical_emit_message(true, 'waitlist-sync', '')"));
     this.#commits += 1;
@@ -110,11 +96,9 @@ export class PostgresWaitlistStore implements WaitlistStore {
   }
 
   /**
-   * From the counters the triggers keep (stats-schema.ts): exact, and uncached, so every write
-   * committed by any instance before the call is in the answer. One query at a time: calls that
-   * come while one runs share the next, which starts after all of them came (so it holds every
-   * write acknowledged before any of them) and answers for the latest of their times. Many
-   * dashboards polling at once cost the database one query after another, not one each at once.
+   * Exact and uncached (stats-schema.ts). One query at a time (docs/performance.md): calls that come
+   * while one runs share the next, which starts after all of them came (so it holds every write
+   * acknowledged before any of them) and answers for the latest of their times.
    */
   stats(now: number): Promise<WaitlistStats> {
     if (this.#statsNext) {
@@ -183,10 +167,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
     return new Map(rows.map((row) => [row.domain, Number(row.n)]));
   }
 
-  /**
-   * The records in first-sign-up order, read through a server-side cursor in one read-only
-   * snapshot (REPEATABLE READ), EXPORT_BATCH rows per round trip: memory stays flat at any size.
-   */
+  /** The records in first-sign-up order through a server-side cursor in one read-only snapshot: memory stays flat at any size. */
   async *export(filter: ExportFilter = {}): AsyncIterable<WaitlistRecord> {
     const where: string[] = [];
     const params: unknown[] = [];
@@ -218,12 +199,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
     }
   }
 
-  /**
-   * The invitation steps (domain/invitation.ts), safe with any number of runs on any number of
-   * hosts: a claim is ONE statement that locks the rows it picks and skips rows another run's claim
-   * holds (FOR UPDATE SKIP LOCKED), so two runs never pick the same member; a row claimed by a run
-   * that committed first no longer matches `invite_state IS NULL` when re-checked.
-   */
+  /** The invitation steps (domain/invitation.ts), safe on any number of hosts: a claim skips rows another run holds (FOR UPDATE SKIP LOCKED). */
   async claimInvitees(claim: InviteClaim): Promise<WaitlistRecord[]> {
     const params: unknown[] = [claim.at, claim.messageIdDomain, claim.count];
     let which = claim.claimedBefore === undefined ? 'invite_state IS NULL' : `invite_state = 'claimed' AND invite_claimed_at < $${params.push(claim.claimedBefore)}`;
