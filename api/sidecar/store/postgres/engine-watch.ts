@@ -67,18 +67,24 @@ export function watchEngine(pool: pg.Pool, config: pg.ClientConfig, options: Wat
   };
   pool.on('error', idleFailed);
   probe.on('error', idleFailed);
-  // A request that found the pool full is logged at most once per interval; the line counts the others since the last.
-  let busyLoggedAt = -Infinity;
-  let busyUnlogged = 0;
+  // The first request that found the pool full is logged at once, later ones summed up per interval.
+  let busyCount = 0;
+  let busyTimer: NodeJS.Timeout | undefined;
   const busy = () => {
-    if (Date.now() - busyLoggedAt < SUMMARY_INTERVAL_MS) {
-      busyUnlogged += 1;
+    if (busyTimer) {
+      busyCount += 1;
       return;
     }
-    const more = busyUnlogged > 0 ? `, ${busyUnlogged} more since the last such line` : '';
-    logger.error(`postgres: no connection free within ${options.waitMs} ms (DATABASE_POOL_WAIT_MS, pool of ${options.max}${more}); requests answer 500 while the pool stays full`);
-    busyLoggedAt = Date.now();
-    busyUnlogged = 0;
+    logger.error(`postgres: no connection free within ${options.waitMs} ms (DATABASE_POOL_WAIT_MS, pool of ${options.max}); requests answer 500 while the pool stays full`);
+    busyTimer = setInterval(() => {
+      if (busyCount === 0) {
+        clearInterval(busyTimer);
+        busyTimer = undefined;
+        return;
+      }
+      logger.error(`postgres: ${busyCount} more requests found no connection free within ${options.waitMs} ms in the last ${SUMMARY_INTERVAL_MS / 1000} s`);
+      busyCount = 0;
+    }, SUMMARY_INTERVAL_MS).unref();
   };
   const guard: Guard = async (work) => {
     if (!health.up) throw new EngineUnavailableError(health, new Error(health.state().lastError ?? 'unavailable'));
@@ -96,6 +102,7 @@ export function watchEngine(pool: pg.Pool, config: pg.ClientConfig, options: Wat
     guard,
     async close() {
       health.close();
+      clearInterval(busyTimer);
       await probe.end();
     },
   };
