@@ -2,6 +2,7 @@
  * One OpenAPI operation per route of the contract's route table (part 4), with its request body,
  * every status of part 4's table, their bodies, headers and examples.
  */
+import { STATUS_CODES } from 'node:http';
 import {
   BODY_LIMIT_BYTES,
   ErrorBody,
@@ -26,24 +27,11 @@ export const SCHEME = {
   clientBasic: 'clientSecretBasic',
 } as const;
 
-/** RFC 9110 §15 reason phrases. */
-const REASON: Record<number, string> = {
-  200: 'OK',
-  303: 'See Other',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-};
+/** RFC 9110 §15 renamed two of the reason phrases node:http still writes. */
+const RFC_9110_REASONS: Record<number, string> = { 413: 'Content Too Large', 422: 'Unprocessable Content' };
 
-export function reasonPhrase(status: number): string {
-  const reason = REASON[status];
+function reasonPhrase(status: number): string {
+  const reason = RFC_9110_REASONS[status] ?? STATUS_CODES[status];
   if (!reason) throw new Error(`no reason phrase for status ${status}`);
   return reason;
 }
