@@ -6,8 +6,7 @@
 import { defineCollection } from 'astro:content';
 import { pageSchema } from './lib/page-schema.ts';
 import { MESSAGES_DIR } from './lib/messages/template-file.ts';
-import { pagesLoader } from './lib/pages-loader.ts';
-import { referenceLoader } from './lib/reference-loader.ts';
+import { pagesLoader, referenceLoader } from './lib/loaders.ts';
 
 export const collections = {
   // The glob base is relative to the project root, not to srcDir. content/skills/ holds the Agent

@@ -7,7 +7,7 @@ import { getCollection } from 'astro:content';
 import { DEFAULT_LANG, LANGS, type Lang } from '../../api/contract/enums.ts';
 import { twinPath } from '../../api/contract/paths.ts';
 import { parseMarkdown, walk } from '../../api/docs/markdown.ts';
-import { BROKEN_ENTRY } from './pages-loader.ts';
+import { BROKEN_ENTRY } from './loaders.ts';
 import type { PageData } from './page-schema.ts';
 import { fillHtml, fillText } from './placeholders.ts';
 
@@ -41,7 +41,7 @@ function checkPageMarkdown(markdown: string, source: string): void {
 
 function toPage(entry: Entry) {
   const source = entry.filePath ?? `${entry.collection}:${entry.id}`;
-  // Only in the preview: a save whose frontmatter failed (site/lib/pages-loader.ts).
+  // Only in the preview: a save whose frontmatter failed (site/lib/loaders.ts).
   if (BROKEN_ENTRY in entry.data) throw new Error((entry.data as unknown as Record<string, string>)[BROKEN_ENTRY]);
   const [first, ...rest] = entry.id.split('/');
   const lang = LANGS.find((l) => l === first);
