@@ -6,7 +6,7 @@
 import { DEFAULT_LANG, DISCOVERY_PATHS, LANGS, PAGE_PATHS, type Lang } from '../contract/index.ts';
 import { code, link, paragraph, parseMarkdown, stringifyMarkdown } from './markdown.ts';
 import { openApiSections } from './openapi-markdown.ts';
-import type { OpenApiDocument } from './openapi-types.ts';
+import type { OpenApiDocument } from './openapi.ts';
 
 const TEXT: Record<Lang, { title: string; description: string; intro: (doc: OpenApiDocument) => ReturnType<typeof paragraph>[] }> = {
   en: {
