@@ -1,10 +1,8 @@
 /**
- * The content-layer loaders of the page collections. content/: Astro's glob loader, plus one
- * thing for the preview. On a save with bad frontmatter, `astro dev` only logs the error and keeps
- * serving the last good version, so the editor would see an old page. Here a failed entry is
- * replaced by a marker that carries the message, and getAllPages() (site/lib/pages.ts) throws it:
- * the preview shows the error overlay with the file, the field and the fix. The build fails at the
- * same error as before.
+ * The content-layer loaders of the page collections. content/: Astro's glob loader, but a save with
+ * bad frontmatter, which `astro dev` only logs while it serves the last good version, leaves a
+ * marker that getAllPages() (site/lib/pages.ts) throws, so the preview shows the mistake
+ * (docs/site.md, "Live preview for editors"). The build fails at the same error as before.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
