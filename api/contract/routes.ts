@@ -1,9 +1,11 @@
 /**
  * Part 4: the route table. The sidecar mounts exactly these operations (under production and
  * sandbox prefixes), and the OpenAPI document is generated from the same table. Paths are relative
- * to an environment's prefix ('' or '/sandbox').
+ * to an environment's prefix ('' or '/sandbox'). What a route's answers carry besides their body
+ * (the shape of its errors, its header fields) is decided by its row, as the document promises.
  */
 import type { z } from 'zod';
+import type { Environment } from './enums.ts';
 import { API_PATHS, ENV_PREFIX, MCP_PATH } from './paths.ts';
 import {
   Accepted,
@@ -170,4 +172,30 @@ export function rateLimitPolicy(path: string, method: string): RateLimitPolicy {
   if (path === ENV_PREFIX.sandbox || path.startsWith(`${ENV_PREFIX.sandbox}/`)) return 'relaxed';
   const route = ROUTES.find((r) => r.path === path);
   return route && (route.methods as readonly string[]).includes(method) ? route.rateLimit : 'standard';
+}
+
+/** Contract part 7: the token endpoint's 400 and 401 bodies follow RFC 6749 §5.2; every other route's the API's. */
+export function errorStyleOf(route: Route): 'api' | 'oauth' {
+  return route.auth === 'client' ? 'oauth' : 'api';
+}
+
+/** When POST /api/waitlist was deprecated: 2026-01-01T00:00:00Z, in Unix seconds. */
+export const LEGACY_WAITLIST_DEPRECATED_AT = Date.UTC(2026, 0, 1) / 1000;
+
+/** Lower-case names, as the sidecar's answers take them. */
+export function routeHeaders(route: Route, env: Environment): Record<string, string> {
+  if (route.auth === 'client') {
+    // RFC 6749 §5.1: answers carrying tokens must not be cached; the same for its errors (§5.2 example).
+    return { 'cache-control': 'no-store', pragma: 'no-cache' };
+  }
+  // An answer that depends on the caller's token is for that caller alone: no cache keeps it.
+  if (route.auth === 'bearer') return { 'cache-control': 'no-store' };
+  if (route.deprecated) {
+    return {
+      // RFC 9745 §2.1: an RFC 9651 Date, i.e. "@" and Unix seconds.
+      deprecation: `@${LEGACY_WAITLIST_DEPRECATED_AT}`,
+      link: `<${ENV_PREFIX[env]}${route.deprecated.successor}>; rel="successor-version"`,
+    };
+  }
+  return {};
 }

@@ -3,9 +3,10 @@
  * generated from these schemas (`z.toJSONSchema`), and the sidecar validates with them.
  */
 import { z } from 'zod';
-import { BUILDING, ENVIRONMENTS, LANGS, ROLES, SOURCES } from './enums.ts';
+import { BUILDING, ENVIRONMENTS, LANGS, ROLES, SOURCES, type Environment } from './enums.ts';
 import { ERROR_CODES, OAUTH_ERROR_CODES } from './errors.ts';
 import { API_VERSION, EMAIL_MAX_LENGTH, SERVICE_NAME, TOKEN_TTL_SECONDS } from './limits.ts';
+import type { EnvironmentUrls } from './paths.ts';
 
 /**
  * The e-mail field as a client sends it, before the server normalises it (api/sidecar/domain/email.ts):
@@ -190,3 +191,27 @@ export const ApiIndex = z
   .strict()
   .meta({ id: 'ApiIndex', title: 'ApiIndex' });
 export type ApiIndex = z.infer<typeof ApiIndex>;
+
+/** Operation 1's body, for the sidecar and the docs' example: the status of `env` at `now` (ms), with its docs links. */
+export function statusBody(urls: EnvironmentUrls, env: Environment, now: number): Status {
+  return {
+    status: 'ok',
+    service: SERVICE_NAME,
+    apiVersion: API_VERSION,
+    environment: env,
+    time: new Date(now).toISOString(),
+    docs: urls.guide,
+    openapi: urls.openapi,
+  };
+}
+
+/** Operation 6's body, likewise: the index of `env`, every link absolute, from that environment's URLs. */
+export function apiIndexBody(urls: EnvironmentUrls, env: Environment): ApiIndex {
+  return {
+    service: SERVICE_NAME,
+    apiVersion: API_VERSION,
+    environment: env,
+    // The links the schema lists, in its order, each the environment's URL of that name.
+    links: Object.fromEntries(ApiIndex.shape.links.keyof().options.map((name) => [name, urls[name]])) as ApiIndex['links'],
+  };
+}
