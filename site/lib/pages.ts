@@ -101,18 +101,11 @@ function pair(pages: ReturnType<typeof toPage>[]): Page[] {
   });
 }
 
-let cached: Promise<Page[]> | undefined;
-
 /** Every page, sorted by `order`, then language, then path. */
-export function getAllPages(): Promise<Page[]> {
-  // The dev server (npm run dev) reloads content between requests: no cache there.
-  if (import.meta.env.DEV) cached = undefined;
-  cached ??= (async () => {
-    const entries: Entry[] = [];
-    for (const name of PAGE_COLLECTIONS) entries.push(...((await getCollection(name)) as Entry[]));
-    return pair(entries.map(toPage)).sort(
-      (a, b) => a.order - b.order || LANGS.indexOf(a.lang) - LANGS.indexOf(b.lang) || a.path.localeCompare(b.path),
-    );
-  })();
-  return cached;
+export async function getAllPages(): Promise<Page[]> {
+  const entries: Entry[] = [];
+  for (const name of PAGE_COLLECTIONS) entries.push(...((await getCollection(name)) as Entry[]));
+  return pair(entries.map(toPage)).sort(
+    (a, b) => a.order - b.order || LANGS.indexOf(a.lang) - LANGS.indexOf(b.lang) || a.path.localeCompare(b.path),
+  );
 }
