@@ -1,8 +1,4 @@
-/**
- * Every page of the site, from every collection in PAGE_COLLECTIONS. The page and twin routes,
- * the sitemap and llms.txt all read this one list, so a new Markdown file (or a new collection)
- * shows up everywhere without further code.
- */
+/** Every page of the site, from every collection in PAGE_COLLECTIONS: the one list every route reads (docs/site.md). */
 import { getCollection } from 'astro:content';
 import { DEFAULT_LANG, LANGS, type Lang } from '../../api/contract/enums.ts';
 import { twinPath } from '../../api/contract/paths.ts';
@@ -23,10 +19,7 @@ interface Entry {
   rendered?: { html: string };
 }
 
-/**
- * The page layout writes the title as the only H1, and twins must stay readable without a
- * browser, so a page body has no H1 and no raw HTML.
- */
+/** docs/site.md, "Body rules": the layout writes the title as the only H1, and twins stay clean Markdown. */
 function checkPageMarkdown(markdown: string, source: string): void {
   for (const node of walk(parseMarkdown(markdown))) {
     const line = node.position ? ` (body line ${node.position.start.line})` : '';
