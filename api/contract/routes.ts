@@ -40,7 +40,8 @@ export interface Route {
   success: Partial<Record<200 | 303, z.ZodType | null>>;
   /** Every status the operation may answer (part 4's table). */
   statuses: readonly number[];
-  deprecated?: { successor: string };
+  /** `at`: when it was deprecated, in Unix seconds (its Deprecation header, RFC 9745). */
+  deprecated?: { successor: string; at: number };
   /** Part 8: which policy counts a production call (every sandbox call counts as 'relaxed'). */
   rateLimit: RateLimitPolicy;
 }
@@ -116,7 +117,7 @@ export const ROUTES = [
     path: API_PATHS.waitlistLegacy,
     summary: 'Join the waitlist (deprecated alias)',
     description: 'Deprecated unversioned alias of POST /api/v1/waitlist; keeps working. Use /api/v1/waitlist.',
-    deprecated: { successor: API_PATHS.waitlist },
+    deprecated: { successor: API_PATHS.waitlist, at: Date.UTC(2026, 0, 1) / 1000 },
   },
   {
     id: 'getApiIndex',
@@ -165,8 +166,7 @@ export function routeById(id: RouteId): Route {
 /**
  * Part 8: the policy that counts a request to `path` (environment prefix included): every sandbox
  * call is 'relaxed'; a production call counts as its operation says (the status probe's GET/HEAD
- * are 'relaxed'); anything else (an unknown path or method) is 'standard'. The sidecar counts with
- * it, and the front shows the same policy on the answers it gives itself.
+ * are 'relaxed'); anything else (an unknown path or method) is 'standard'.
  */
 export function rateLimitPolicy(path: string, method: string): RateLimitPolicy {
   if (path === ENV_PREFIX.sandbox || path.startsWith(`${ENV_PREFIX.sandbox}/`)) return 'relaxed';
@@ -179,9 +179,6 @@ export function errorStyleOf(route: Route): 'api' | 'oauth' {
   return route.auth === 'client' ? 'oauth' : 'api';
 }
 
-/** When POST /api/waitlist was deprecated: 2026-01-01T00:00:00Z, in Unix seconds. */
-export const LEGACY_WAITLIST_DEPRECATED_AT = Date.UTC(2026, 0, 1) / 1000;
-
 /** Lower-case names, as the sidecar's answers take them. */
 export function routeHeaders(route: Route, env: Environment): Record<string, string> {
   if (route.auth === 'client') {
@@ -193,7 +190,7 @@ export function routeHeaders(route: Route, env: Environment): Record<string, str
   if (route.deprecated) {
     return {
       // RFC 9745 §2.1: an RFC 9651 Date, i.e. "@" and Unix seconds.
-      deprecation: `@${LEGACY_WAITLIST_DEPRECATED_AT}`,
+      deprecation: `@${route.deprecated.at}`,
       link: `<${ENV_PREFIX[env]}${route.deprecated.successor}>; rel="successor-version"`,
     };
   }
