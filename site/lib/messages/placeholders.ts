@@ -7,29 +7,19 @@ import { BRAND } from '../../../api/contract/brand.ts';
 import type { Lang } from '../../../api/contract/enums.ts';
 import { PAGE_PATHS } from '../../../api/contract/paths.ts';
 
-export const MESSAGE_PLACEHOLDERS = {
-  product: 'the product name',
-  operator_name: "the operator's name (as on the imprint)",
-  access_url: 'the link to the product (INVITE_URL)',
-  joined_on: 'the date the member first joined the waitlist, written in their language',
-  privacy_url: 'the privacy notice in the member\'s language',
-  leave_address: 'the address to write to for leaving the list (the operator\'s)',
-} as const;
+/** What each one becomes, and why three are required: docs/operator.md, "The message". */
+export const MESSAGE_PLACEHOLDERS = ['product', 'operator_name', 'access_url', 'joined_on', 'privacy_url', 'leave_address'] as const;
 
-export type MessagePlaceholder = keyof typeof MESSAGE_PLACEHOLDERS;
+export type MessagePlaceholder = (typeof MESSAGE_PLACEHOLDERS)[number];
 export type MessageValues = Record<MessagePlaceholder, string>;
 
-/**
- * Each message says why the reader gets it (they joined on a date), where the privacy notice in
- * their language is, and how to leave the list.
- */
 export const REQUIRED_PLACEHOLDERS: readonly MessagePlaceholder[] = ['joined_on', 'privacy_url', 'leave_address'];
 
 /** `{name}`-like text: a known name is a placeholder; any other is a mistake to report (`{accessUrl}`, `{{x}}`). */
 export const PLACEHOLDER = /(?<!\$)\{([A-Za-z0-9_.-]+)\}/g;
 
 export function isMessagePlaceholder(name: string): name is MessagePlaceholder {
-  return Object.hasOwn(MESSAGE_PLACEHOLDERS, name);
+  return (MESSAGE_PLACEHOLDERS as readonly string[]).includes(name);
 }
 
 /** Replaces every `{name}` by its value, passed through `escape` (HTML) or as is (text). */

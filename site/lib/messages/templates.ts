@@ -73,7 +73,7 @@ function checkPlaceholders(file: TemplateFile): void {
   const check = (text: string, line: number) => {
     for (const [whole, name] of text.matchAll(PLACEHOLDER)) {
       if (!isMessagePlaceholder(name)) {
-        throw new TemplateError(`${file.source}:${line}: unknown placeholder ${whole}. Known placeholders: ${Object.keys(MESSAGE_PLACEHOLDERS).map((n) => `{${n}}`).join(', ')} (see docs/operator.md)`);
+        throw new TemplateError(`${file.source}:${line}: unknown placeholder ${whole}. Known placeholders: ${MESSAGE_PLACEHOLDERS.map((n) => `{${n}}`).join(', ')} (see docs/operator.md)`);
       }
     }
   };
