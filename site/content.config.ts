@@ -1,13 +1,8 @@
-/**
- * Content collections. Every collection listed in PAGE_COLLECTIONS (site/lib/pages.ts) uses
- * pageSchema and ids of the form `<lang>` or `<lang>/<slug>`, as the glob loader gives for
- * content/<lang>/<slug>.md (index.md is dropped from the id).
- */
+/** Content collections: each one in PAGE_COLLECTIONS follows docs/site.md, "For developers: more page collections". */
 import { defineCollection } from 'astro:content';
 import { pageSchema } from './lib/page-schema.ts';
 import { MESSAGES_DIR } from './lib/messages/template-file.ts';
-import { pagesLoader } from './lib/pages-loader.ts';
-import { referenceLoader } from './lib/reference-loader.ts';
+import { pagesLoader, referenceLoader } from './lib/loaders.ts';
 
 export const collections = {
   // The glob base is relative to the project root, not to srcDir. content/skills/ holds the Agent

@@ -1,11 +1,6 @@
 /**
- * The consent sentence next to the sign-up forms, and its version. Every waitlist record keeps
- * the version its owner agreed to (GDPR Art. 7(1): the operator must be able to show what was
- * consented to), so the wording and the version live here together.
- *
- * Changing a sentence means: write the new wording, set CONSENT_TEXT_VERSION to the date it goes
- * live, and record its CONSENT_TEXT_SHA256 (test/site/consent-text.test.ts fails until both are
- * updated, and prints the new hash). Never reuse a version for another wording.
+ * The consent sentence next to the sign-up forms, and its version, together: every record keeps the
+ * version its owner agreed to (GDPR Art. 7(1)). How to change it: docs/site.md, "The sign-up form".
  */
 import type { Lang } from './enums.ts';
 

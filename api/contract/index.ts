@@ -6,5 +6,3 @@ export * from './paths.ts';
 export * from './schemas.ts';
 export * from './routes.ts';
 export * from './consent.ts';
-export * from './api-index.ts';
-export * from './route-headers.ts';

@@ -85,28 +85,22 @@ export function canonicalOfTwin(mdPath: string): string | undefined {
 export function environmentUrls(baseUrl: string, env: Environment) {
   const base = baseUrl.replace(/\/$/, '');
   const prefix = `${base}${ENV_PREFIX[env]}`;
+  const under = <K extends string>(root: string, paths: Record<K, string>) =>
+    Object.fromEntries(Object.entries(paths).map(([name, path]) => [name, `${root}${path}`])) as Record<K, string>;
   return {
     /** OAuth issuer identifier (RFC 8414): the base URL, or base + /sandbox. */
     issuer: prefix,
     /** Protected resource identifier (RFC 9728) and JWT audience. */
     resource: `${prefix}${API_PATHS.index}`,
-    index: `${prefix}${API_PATHS.index}`,
-    status: `${prefix}${API_PATHS.status}`,
-    token: `${prefix}${API_PATHS.token}`,
-    waitlist: `${prefix}${API_PATHS.waitlist}`,
-    stats: `${prefix}${API_PATHS.stats}`,
+    /** The API's operations, under the environment's prefix. */
+    ...under(prefix, API_PATHS),
+    /** The discovery documents: one set for both environments. */
+    ...under(base, DISCOVERY_PATHS),
     /** The MCP endpoint, also its protected resource identifier and its tokens' audience (RFC 8707). */
     mcp: `${prefix}${MCP_PATH}`,
     mcpResourceMetadata: `${base}${protectedResourceMetadataPath(env, MCP_PATH)}`,
     authorizationServerMetadata: `${base}${authorizationServerMetadataPath(env)}`,
     protectedResourceMetadata: `${base}${protectedResourceMetadataPath(env)}`,
-    openapi: `${base}${DISCOVERY_PATHS.openapi}`,
-    openapiMarkdown: `${base}${DISCOVERY_PATHS.openapiMarkdown}`,
-    apiCatalog: `${base}${DISCOVERY_PATHS.apiCatalog}`,
-    llms: `${base}${DISCOVERY_PATHS.llms}`,
-    mcpServerCard: `${base}${DISCOVERY_PATHS.mcpServerCard}`,
-    agentSkills: `${base}${DISCOVERY_PATHS.agentSkills}`,
-    skill: `${base}${DISCOVERY_PATHS.skill}`,
     guide: `${base}${PAGE_PATHS.guide.en}`,
     guideMarkdown: `${base}${twinPath(PAGE_PATHS.guide.en)}`,
     reference: `${base}${PAGE_PATHS.reference.en}`,

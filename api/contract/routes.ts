@@ -1,9 +1,11 @@
 /**
  * Part 4: the route table. The sidecar mounts exactly these operations (under production and
  * sandbox prefixes), and the OpenAPI document is generated from the same table. Paths are relative
- * to an environment's prefix ('' or '/sandbox').
+ * to an environment's prefix ('' or '/sandbox'). What a route's answers carry besides their body
+ * (the shape of its errors, its header fields) is decided by its row, as the document promises.
  */
 import type { z } from 'zod';
+import type { Environment } from './enums.ts';
 import { API_PATHS, ENV_PREFIX, MCP_PATH } from './paths.ts';
 import {
   Accepted,
@@ -38,7 +40,8 @@ export interface Route {
   success: Partial<Record<200 | 303, z.ZodType | null>>;
   /** Every status the operation may answer (part 4's table). */
   statuses: readonly number[];
-  deprecated?: { successor: string };
+  /** `at`: when it was deprecated, in Unix seconds (its Deprecation header, RFC 9745). */
+  deprecated?: { successor: string; at: number };
   /** Part 8: which policy counts a production call (every sandbox call counts as 'relaxed'). */
   rateLimit: RateLimitPolicy;
 }
@@ -114,7 +117,7 @@ export const ROUTES = [
     path: API_PATHS.waitlistLegacy,
     summary: 'Join the waitlist (deprecated alias)',
     description: 'Deprecated unversioned alias of POST /api/v1/waitlist; keeps working. Use /api/v1/waitlist.',
-    deprecated: { successor: API_PATHS.waitlist },
+    deprecated: { successor: API_PATHS.waitlist, at: Date.UTC(2026, 0, 1) / 1000 },
   },
   {
     id: 'getApiIndex',
@@ -163,11 +166,33 @@ export function routeById(id: RouteId): Route {
 /**
  * Part 8: the policy that counts a request to `path` (environment prefix included): every sandbox
  * call is 'relaxed'; a production call counts as its operation says (the status probe's GET/HEAD
- * are 'relaxed'); anything else (an unknown path or method) is 'standard'. The sidecar counts with
- * it, and the front shows the same policy on the answers it gives itself.
+ * are 'relaxed'); anything else (an unknown path or method) is 'standard'.
  */
 export function rateLimitPolicy(path: string, method: string): RateLimitPolicy {
   if (path === ENV_PREFIX.sandbox || path.startsWith(`${ENV_PREFIX.sandbox}/`)) return 'relaxed';
   const route = ROUTES.find((r) => r.path === path);
   return route && (route.methods as readonly string[]).includes(method) ? route.rateLimit : 'standard';
+}
+
+/** Contract part 7: the token endpoint's 400 and 401 bodies follow RFC 6749 §5.2; every other route's the API's. */
+export function errorStyleOf(route: Route): 'api' | 'oauth' {
+  return route.auth === 'client' ? 'oauth' : 'api';
+}
+
+/** Lower-case names, as the sidecar's answers take them. */
+export function routeHeaders(route: Route, env: Environment): Record<string, string> {
+  if (route.auth === 'client') {
+    // RFC 6749 §5.1: answers carrying tokens must not be cached; the same for its errors (§5.2 example).
+    return { 'cache-control': 'no-store', pragma: 'no-cache' };
+  }
+  // An answer that depends on the caller's token is for that caller alone: no cache keeps it.
+  if (route.auth === 'bearer') return { 'cache-control': 'no-store' };
+  if (route.deprecated) {
+    return {
+      // RFC 9745 §2.1: an RFC 9651 Date, i.e. "@" and Unix seconds.
+      deprecation: `@${route.deprecated.at}`,
+      link: `<${ENV_PREFIX[env]}${route.deprecated.successor}>; rel="successor-version"`,
+    };
+  }
+  return {};
 }

@@ -3,19 +3,15 @@
  * generated from these schemas (`z.toJSONSchema`), and the sidecar validates with them.
  */
 import { z } from 'zod';
-import { BUILDING, ENVIRONMENTS, LANGS, ROLES, SOURCES } from './enums.ts';
+import { BUILDING, ENVIRONMENTS, LANGS, ROLES, SOURCES, type Environment } from './enums.ts';
 import { ERROR_CODES, OAUTH_ERROR_CODES } from './errors.ts';
 import { API_VERSION, EMAIL_MAX_LENGTH, SERVICE_NAME, TOKEN_TTL_SECONDS } from './limits.ts';
+import type { EnvironmentUrls } from './paths.ts';
 
 /**
- * The e-mail field as a client sends it, in JSON and in a form: what the server accepts before it
- * normalises the address (api/sidecar/domain/email.ts). Surrounding white space is trimmed; the
- * address is lower-cased and its domain converted to ASCII (IDNA, UTS #46, as WHATWG URL does);
- * that form must match the rule of WaitlistSignup's `email` and have at most EMAIL_MAX_LENGTH
- * characters. Two patterns say so for every address with an ASCII domain, exactly (lower-casing
- * also turns the Kelvin sign U+212A into `k`); for a domain with other letters the pattern admits
- * letters (\p{L}) and the description states the rest: conversion by UTS #46 and the length of the
- * converted form. The domain's last label stays ASCII letters (as the stored form requires).
+ * The e-mail field as a client sends it, before the server normalises it (api/sidecar/domain/email.ts):
+ * two patterns and a description (docs/openapi.md, "Request bodies as they are sent"). U+212A, the
+ * Kelvin sign, is in the local part because lower-casing turns it into `k`.
  */
 const EMAIL_LOCAL_CHAR = "A-Za-z0-9_'+\\-\\u212A";
 const EMAIL_LOCAL = `(?:[${EMAIL_LOCAL_CHAR}]+\\.)*[${EMAIL_LOCAL_CHAR}]*[A-Za-z0-9_+\\-\\u212A]`;
@@ -195,3 +191,27 @@ export const ApiIndex = z
   .strict()
   .meta({ id: 'ApiIndex', title: 'ApiIndex' });
 export type ApiIndex = z.infer<typeof ApiIndex>;
+
+/** Operation 1's body, for the sidecar and the docs' example: the status of `env` at `now` (ms), with its docs links. */
+export function statusBody(urls: EnvironmentUrls, env: Environment, now: number): Status {
+  return {
+    status: 'ok',
+    service: SERVICE_NAME,
+    apiVersion: API_VERSION,
+    environment: env,
+    time: new Date(now).toISOString(),
+    docs: urls.guide,
+    openapi: urls.openapi,
+  };
+}
+
+/** Operation 6's body, likewise: the index of `env`, every link absolute, from that environment's URLs. */
+export function apiIndexBody(urls: EnvironmentUrls, env: Environment): ApiIndex {
+  return {
+    service: SERVICE_NAME,
+    apiVersion: API_VERSION,
+    environment: env,
+    // The links the schema lists, in its order, each the environment's URL of that name.
+    links: Object.fromEntries(ApiIndex.shape.links.keyof().options.map((name) => [name, urls[name]])) as ApiIndex['links'],
+  };
+}

@@ -3,8 +3,7 @@
  * credentials of your own), built from the operation's security and request example.
  */
 import { SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET } from '../contract/index.ts';
-import { SCHEME } from './operations.ts';
-import type { OperationObject } from './openapi-types.ts';
+import { SCHEME, type OperationObject } from './operations.ts';
 
 /** POSIX shell single quoting. */
 export function shellQuote(value: string): string {

@@ -1,8 +1,7 @@
 /**
  * Discovery documents, pure functions of a base URL: the RFC 9727 API catalog (an RFC 9264
- * linkset), RFC 8414 authorization-server metadata and RFC 9728 protected-resource metadata.
- * Values with zero elements are not emitted (RFC 8414 §3.2, RFC 9728 §3.2), with one exception:
- * `response_types_supported`, which RFC 8414 §2 makes REQUIRED (see authorizationServerMetadata).
+ * linkset), RFC 8414 authorization-server metadata and RFC 9728 protected-resource metadata;
+ * their choices are in docs/openapi.md, "Decisions".
  */
 import { ENVIRONMENTS, SCOPES, TokenRequest, environmentUrls, type Environment } from '../contract/index.ts';
 import { BRAND } from '../contract/brand.ts';
@@ -10,11 +9,7 @@ import { BRAND } from '../contract/brand.ts';
 /** RFC 9727 §4.2: the catalog's media type, with the profile parameter it SHOULD carry. */
 export const API_CATALOG_CONTENT_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
 
-/**
- * Media type of the OpenAPI document in links: what /openapi.json is served as (RFC 9727 §4.1 wants
- * the hint to match). The OAI media type would need a variant of its own for a hint only; plain
- * application/json is acceptable for the document (standards.md §11.1) and what every client accepts.
- */
+/** What /openapi.json is served as: RFC 9727 §4.1 wants a link's type hint to match. */
 export const OPENAPI_LINK_TYPE = 'application/json';
 
 type Links = { href: string; type: string; title: string }[];
@@ -58,12 +53,8 @@ function mcpContext(baseUrl: string, env: Environment): LinkContext {
 }
 
 /**
- * RFC 8414 §2. `response_types_supported` is REQUIRED there, and parsers that hold the document to
- * §2 refuse it when the field is missing; response types belong to the authorization endpoint
- * (RFC 6749 §3.1.1), which this server does not have, so the true list is the empty one. That
- * gives up §3.2's "omit zero-element claims" for this one field, the lesser break: a client that
- * reads the field finds what it needs, one that ignores it loses nothing (docs/openapi.md).
- * No `jwks_uri`: HS256 keys are never published.
+ * RFC 8414 §2. `response_types_supported` is REQUIRED there, so it is the one empty list of any
+ * document (docs/openapi.md). No `jwks_uri`: HS256 keys are never published.
  */
 export function authorizationServerMetadata(baseUrl: string, env: Environment) {
   const urls = environmentUrls(baseUrl, env);
@@ -81,11 +72,7 @@ export function authorizationServerMetadata(baseUrl: string, env: Environment) {
   };
 }
 
-/**
- * RFC 9728 §2. One resource identifier for the whole /api/v1 tree of an environment (it is also
- * the tokens' audience); see docs/openapi.md for the §3.3 exact-match discussion. The MCP endpoint
- * is a resource of its own: a token for one is refused by the other.
- */
+/** RFC 9728 §2: one resource for an environment's /api/v1 tree, one for its MCP endpoint (docs/openapi.md). */
 export function protectedResourceMetadata(baseUrl: string, env: Environment, which: 'api' | 'mcp' = 'api') {
   const urls = environmentUrls(baseUrl, env);
   const name = `${BRAND.product} waitlist ${which === 'mcp' ? 'MCP server' : 'API'}`;

@@ -26,7 +26,8 @@ import {
   type WaitlistSignup,
 } from '../contract/index.ts';
 import { usesOAuthError } from './error-codes.ts';
-import type { Example } from './openapi-types.ts';
+
+export type Example = { summary: string; value: unknown };
 
 const EXAMPLE_TIME = '2026-01-15T09:30:00.000Z';
 

@@ -3,14 +3,15 @@
  * (operation, status) carries. Part 8 lists the headers on every API response.
  */
 import { API_VERSION, RATE_LIMIT_WINDOW_SECONDS, ROUTES, type Route } from '../contract/index.ts';
-import type { HeaderObject, Ref } from './openapi-types.ts';
+import type { JsonSchema, Ref } from './json-schemas.ts';
 
 const nonNegativeInteger = { type: 'integer', minimum: 0 };
 
 /** Every header the document names is one the answer always carries. */
-function header(description: string, schema: HeaderObject['schema']): HeaderObject {
+function header(description: string, schema: JsonSchema) {
   return { description, required: true, schema };
 }
+export type HeaderObject = ReturnType<typeof header>;
 
 function allowName(methods: readonly string[]): string {
   return `Allow-${methods.join('-')}`;

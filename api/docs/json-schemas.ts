@@ -4,7 +4,10 @@
  * `#/components/schemas/`.
  */
 import { z } from 'zod';
-import type { JsonSchema, Ref } from './openapi-types.ts';
+
+/** A JSON Schema 2020-12 object, kept as a plain record. */
+export type JsonSchema = Record<string, unknown>;
+export type Ref = { $ref: string };
 
 /** `input` for request bodies (defaults not required), `output` for responses. */
 export type SchemaIo = 'input' | 'output';

@@ -5,7 +5,9 @@
 import type { RootContent } from 'mdast';
 import { curlCommand } from './curl.ts';
 import { code, codeBlock, heading, link, list, paragraph, parseInline, parseMarkdown, strong, stringifyMarkdown, table, type Inline } from './markdown.ts';
-import type { JsonSchema, OpenApiDocument, OperationObject, SecurityRequirement } from './openapi-types.ts';
+import type { JsonSchema } from './json-schemas.ts';
+import type { OpenApiDocument } from './openapi.ts';
+import type { OperationObject, SecurityRequirement } from './operations.ts';
 import { fieldRows, refName } from './schema-fields.ts';
 
 function fieldTable(doc: OpenApiDocument, schema: JsonSchema) {

@@ -23,8 +23,7 @@ import {
 import { BRAND } from '../contract/brand.ts';
 import { headerComponents } from './headers.ts';
 import { componentSchemas, type SchemaIo } from './json-schemas.ts';
-import { headOperation, methodKey, operation, SCHEME } from './operations.ts';
-import type { OAuth2Scheme, OpenApiDocument, PathItem } from './openapi-types.ts';
+import { headOperation, methodKey, operation, SCHEME, type OperationObject } from './operations.ts';
 
 const TAG_DESCRIPTIONS: Record<Route['tag'], string> = {
   Status: 'Zero-auth status probe.',
@@ -55,14 +54,14 @@ function infoDescription(baseUrl: string): string {
   ].join('\n\n');
 }
 
-function oauthScheme(baseUrl: string, env: Environment): OAuth2Scheme {
+function oauthScheme(baseUrl: string, env: Environment) {
   const urls = environmentUrls(baseUrl, env);
   const who =
     env === 'sandbox'
       ? `Sandbox issuer \`${urls.issuer}\`; client id and secret are both \`${SANDBOX_CLIENT_ID}\`.`
       : `Production issuer \`${urls.issuer}\`; clients are issued by the operator.`;
   return {
-    type: 'oauth2',
+    type: 'oauth2' as const,
     description: `OAuth 2.0 client credentials (RFC 6749 §4.4). ${who} Tokens are valid only on the server of the same environment.`,
     flows: {
       clientCredentials: {
@@ -84,10 +83,23 @@ function schemaEntries(): { schema: z.ZodType; io: SchemaIo }[] {
   return entries;
 }
 
-export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
+const CLIENT_SECRET_BASIC = {
+  type: 'http',
+  scheme: 'basic',
+  description:
+    'client_secret_basic (RFC 6749 §2.3.1): the client id and secret, each form-url-encoded, as the Basic ' +
+    'user and password. Alternatively send client_id and client_secret in the form body (client_secret_post).',
+} as const;
+
+export function buildOpenApiDocument(baseUrl: string) {
   const production = environmentUrls(baseUrl, 'production');
   const sandbox = environmentUrls(baseUrl, 'sandbox');
-  const paths: Record<string, PathItem> = {};
+  const paths: Record<string, Partial<Record<'get' | 'head' | 'post', OperationObject>>> = {};
+  const securitySchemes: Record<string, ReturnType<typeof oauthScheme> | typeof CLIENT_SECRET_BASIC> = {
+    [SCHEME.production]: oauthScheme(baseUrl, 'production'),
+    [SCHEME.sandbox]: oauthScheme(baseUrl, 'sandbox'),
+    [SCHEME.clientBasic]: CLIENT_SECRET_BASIC,
+  };
   for (const route of ROUTES as readonly Route[]) {
     paths[route.path] = {
       ...paths[route.path],
@@ -95,7 +107,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       ...(route.methods.includes('HEAD') ? { head: headOperation(route, production.issuer) } : {}),
     };
   }
-  const tags = [...new Set(ROUTES.map((route) => route.tag))];
+  const tags: Route['tag'][] = [...new Set(ROUTES.map((route) => route.tag))];
   return {
     openapi: OPENAPI_VERSION,
     info: {
@@ -116,17 +128,9 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     components: {
       schemas: componentSchemas(schemaEntries()),
       headers: headerComponents(),
-      securitySchemes: {
-        [SCHEME.production]: oauthScheme(baseUrl, 'production'),
-        [SCHEME.sandbox]: oauthScheme(baseUrl, 'sandbox'),
-        [SCHEME.clientBasic]: {
-          type: 'http',
-          scheme: 'basic',
-          description:
-            'client_secret_basic (RFC 6749 §2.3.1): the client id and secret, each form-url-encoded, as the Basic ' +
-            'user and password. Alternatively send client_id and client_secret in the form body (client_secret_post).',
-        },
-      },
+      securitySchemes,
     },
   };
 }
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

@@ -2,6 +2,7 @@
  * One OpenAPI operation per route of the contract's route table (part 4), with its request body,
  * every status of part 4's table, their bodies, headers and examples.
  */
+import { STATUS_CODES } from 'node:http';
 import {
   BODY_LIMIT_BYTES,
   ErrorBody,
@@ -10,14 +11,22 @@ import {
   RATE_LIMIT_WINDOW_SECONDS,
   STATS_SCOPE,
   requestSchema,
+  type MediaType,
   type Method,
   type Route,
 } from '../contract/index.ts';
 import { errorCodesFor, usesOAuthError } from './error-codes.ts';
-import { errorExample, requestExample, successExample } from './examples.ts';
-import { responseHeaders } from './headers.ts';
-import { schemaId, schemaRef } from './json-schemas.ts';
-import type { HttpMethodKey, OperationObject, ResponseObject, SecurityRequirement } from './openapi-types.ts';
+import { errorExample, requestExample, successExample, type Example } from './examples.ts';
+import { responseHeaders, type HeaderObject } from './headers.ts';
+import { schemaId, schemaRef, type JsonSchema, type Ref } from './json-schemas.ts';
+
+export interface ResponseObject {
+  description: string;
+  headers?: Record<string, HeaderObject | Ref>;
+  content?: Record<string, { schema: JsonSchema; examples?: Record<string, Example> }>;
+}
+/** An alternative of an operation's `security`: scheme names with their scopes. */
+export type SecurityRequirement = Record<string, string[]>;
 
 /** Names of the security schemes in `components.securitySchemes`. */
 export const SCHEME = {
@@ -26,30 +35,17 @@ export const SCHEME = {
   clientBasic: 'clientSecretBasic',
 } as const;
 
-/** RFC 9110 §15 reason phrases. */
-const REASON: Record<number, string> = {
-  200: 'OK',
-  303: 'See Other',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-};
+/** RFC 9110 §15 renamed two of the reason phrases node:http still writes. */
+const RFC_9110_REASONS: Record<number, string> = { 413: 'Content Too Large', 422: 'Unprocessable Content' };
 
-export function reasonPhrase(status: number): string {
-  const reason = REASON[status];
+function reasonPhrase(status: number): string {
+  const reason = RFC_9110_REASONS[status] ?? STATUS_CODES[status];
   if (!reason) throw new Error(`no reason phrase for status ${status}`);
   return reason;
 }
 
 /** The route's main operation: POST, or GET (whose HEAD twin is headOperation). */
-export function methodKey(methods: readonly Method[]): HttpMethodKey {
+export function methodKey(methods: readonly Method[]): 'get' | 'post' {
   return methods.includes('POST') ? 'post' : 'get';
 }
 
@@ -123,35 +119,38 @@ export function headOperation(route: Route, baseUrl: string): OperationObject {
   };
 }
 
-export function operation(route: Route, baseUrl: string): OperationObject {
+export function operation(route: Route, baseUrl: string) {
   const responses: Record<string, ResponseObject> = {};
   for (const status of route.statuses) {
     responses[String(status)] =
       status === 200 || status === 303 ? successResponse(route, status, baseUrl) : errorResponse(route, status);
   }
-  const op: OperationObject = {
+  return {
     operationId: route.id,
     summary: route.summary,
     description: description(route),
     tags: [route.tag],
     security: security(route),
     responses,
+    ...(route.deprecated ? { deprecated: true } : {}),
+    ...(route.request ? { requestBody: requestBody(route, route.request.mediaTypes) } : {}),
   };
-  if (route.deprecated) op.deprecated = true;
-  if (route.request) {
-    const limitKb = BODY_LIMIT_BYTES / 1024;
-    op.requestBody = {
-      required: true,
-      description:
-        route.request.mediaTypes.length > 1
-          ? `The same fields as JSON (\`${schemaId(requestSchema(route, 'application/json'))}\`) or form-encoded ` +
-            `(\`${schemaId(requestSchema(route, 'application/x-www-form-urlencoded'))}\`: every value is text, a checked consent box ` +
-            `is \`on\`, an empty choice is no answer). At most ${limitKb} KB.`
-          : `Form-encoded. At most ${limitKb} KB.`,
-      content: Object.fromEntries(
-        route.request.mediaTypes.map((type) => [type, { schema: schemaRef(requestSchema(route, type)), examples: { example: requestExample(route, type) } }]),
-      ),
-    };
-  }
-  return op;
+}
+
+export type OperationObject = ReturnType<typeof operation>;
+
+function requestBody(route: Route, mediaTypes: readonly MediaType[]) {
+  const limitKb = BODY_LIMIT_BYTES / 1024;
+  return {
+    required: true,
+    description:
+      mediaTypes.length > 1
+        ? `The same fields as JSON (\`${schemaId(requestSchema(route, 'application/json'))}\`) or form-encoded ` +
+          `(\`${schemaId(requestSchema(route, 'application/x-www-form-urlencoded'))}\`: every value is text, a checked consent box ` +
+          `is \`on\`, an empty choice is no answer). At most ${limitKb} KB.`
+        : `Form-encoded. At most ${limitKb} KB.`,
+    content: Object.fromEntries(
+      mediaTypes.map((type) => [type, { schema: schemaRef(requestSchema(route, type)), examples: { example: requestExample(route, type) } }]),
+    ),
+  };
 }

@@ -6,7 +6,7 @@
 import { DEFAULT_LANG, DISCOVERY_PATHS, LANGS, PAGE_PATHS, type Lang } from '../contract/index.ts';
 import { code, link, paragraph, parseMarkdown, stringifyMarkdown } from './markdown.ts';
 import { openApiSections } from './openapi-markdown.ts';
-import type { OpenApiDocument } from './openapi-types.ts';
+import type { OpenApiDocument } from './openapi.ts';
 
 const TEXT: Record<Lang, { title: string; description: string; intro: (doc: OpenApiDocument) => ReturnType<typeof paragraph>[] }> = {
   en: {
@@ -47,12 +47,7 @@ const TEXT: Record<Lang, { title: string; description: string; intro: (doc: Open
   },
 };
 
-/**
- * Each entry is a page of the site's 'reference' collection: an id `<lang>/<slug>` that the site
- * routes to PAGE_PATHS.reference[lang], frontmatter fields, and a Markdown body. `key` pairs the
- * translations (site/lib/pages.ts); the order puts it right after the guide (order 40) in the
- * sitemap and llms.txt.
- */
+/** The entries of the site's 'reference' collection; order 41 puts them right after the guide (40). */
 export function referenceEntries(doc: OpenApiDocument) {
   return LANGS.map((lang) => {
     const text = TEXT[lang];

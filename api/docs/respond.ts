@@ -1,4 +1,9 @@
-/** Build-time bodies of the generated JSON documents: pretty JSON with a final newline. */
+/** Build-time bodies of the generated documents. */
+export function textFile(body: BodyInit, contentType: string): Response {
+  return new Response(body, { headers: { 'Content-Type': contentType } });
+}
+
+/** Pretty JSON with a final newline. */
 export function jsonFile(value: unknown, contentType = 'application/json'): Response {
-  return new Response(`${JSON.stringify(value, null, 2)}\n`, { headers: { 'Content-Type': contentType } });
+  return textFile(`${JSON.stringify(value, null, 2)}\n`, contentType);
 }

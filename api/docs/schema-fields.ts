@@ -4,7 +4,8 @@
  * description.
  */
 import { code, parseInline, type Inline } from './markdown.ts';
-import type { JsonSchema, OpenApiDocument } from './openapi-types.ts';
+import type { JsonSchema } from './json-schemas.ts';
+import type { OpenApiDocument } from './openapi.ts';
 
 /** Follows a local `#/components/schemas/...` reference. */
 export function resolveSchema(doc: OpenApiDocument, schema: JsonSchema): JsonSchema {

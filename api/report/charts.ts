@@ -1,10 +1,12 @@
 /**
- * The report's charts as Vega-Lite specs, built from the Report (series.ts). Colours: text, axes and
+ * The report's charts, built from the Report (series.ts): each one series drawn twice, as a
+ * Vega-Lite spec and as the table of its numbers under it (html.ts renders both). Colours: text, axes and
  * grid are `currentColor`, so they follow the page's light or dark scheme; the series colours keep a
  * 3:1 contrast against both the light and the dark background (WCAG 1.4.11). Marks and guides are
  * hidden from assistive technology: each chart is one image whose numbers are in a table below it.
  */
 import type { Config, TopLevelSpec } from 'vega-lite';
+import { count, fixed, percent } from './format.ts';
 import { DIMENSIONS, type DimensionKey, type Report } from './series.ts';
 
 /** Blue, orange, green, purple, pink, cyan: ≥ 3:1 on white and on #111827. */
@@ -21,6 +23,11 @@ export interface Chart {
   /** One sentence for screen readers: what the image shows. */
   description: string;
   spec: TopLevelSpec;
+  /**
+   * The numbers of the chart as text cells: what a screen reader reads instead of the image, and
+   * what an operator copies into a spreadsheet. The first cell of each row is the row's header.
+   */
+  table: { caption: string; head: string[]; rows: string[][]; foot?: string[] };
 }
 
 const CONFIG: Config = {
@@ -70,6 +77,12 @@ function perDay(report: Report): Chart {
         { transform: [{ filter: "datum.series === '7-day average'" }], mark: { type: 'line', strokeWidth: 2.5 } },
       ],
     },
+    table: {
+      caption: 'Sign-ups per day and 7-day average',
+      head: ['Day', 'Sign-ups', '7-day average'],
+      rows: report.days.map((day, i) => [day, count(report.signups[i]), fixed(report.average7[i], 2)]),
+      foot: ['Period', count(report.totals.period), ''],
+    },
   };
 }
 
@@ -84,6 +97,7 @@ function cumulative(report: Report): Chart {
       mark: { type: 'area', line: { color: SERIES_COLOURS[0], strokeWidth: 2 }, color: SERIES_COLOURS[0], opacity: 0.25 },
       encoding: { x: dayAxis, y: { field: 'total', type: 'quantitative', title: 'sign-ups in total' } },
     },
+    table: { caption: 'Cumulative total per day', head: ['Day', 'Total'], rows: report.days.map((day, i) => [day, count(report.cumulative[i])]) },
   };
 }
 
@@ -103,6 +117,12 @@ function byAnswer(report: Report, key: DimensionKey): Chart {
         color: { field: 'answer', type: 'nominal', title: dimension.title, scale: { domain: dimension.answers, range: colours(dimension.answers) } },
         order: { field: 'order', type: 'quantitative' },
       },
+    },
+    table: {
+      caption: `Sign-ups per day by ${dimension.title.toLowerCase()}`,
+      head: ['Day', ...dimension.answers],
+      rows: report.days.map((day, i) => [day, ...dimension.answers.map((a) => count(dimension.perDay[a][i]))]),
+      foot: ['Period', ...dimension.answers.map((a) => count(dimension.totals[a]))],
     },
   };
 }
@@ -132,6 +152,14 @@ function shares(report: Report): Chart {
       }),
       resolve: { scale: { color: 'independent', y: 'independent' } },
     } as TopLevelSpec,
+    table: {
+      caption: 'Share of each answer',
+      head: ['Answer', 'Sign-ups', 'Share'],
+      rows: DIMENSIONS.flatMap(({ key }) => {
+        const { title, answers, totals, percent: pct } = report.dimensions[key];
+        return answers.map((a) => [`${title}: ${a}`, count(totals[a]), percent(pct[a])]);
+      }),
+    },
   };
 }
 
@@ -148,6 +176,11 @@ function perHour(report: Report): Chart {
         x: { field: 'hour', type: 'temporal', title: null, axis: { format: '%d %b %H:00', labelOverlap: true } },
         y: { field: 'signups', type: 'quantitative', title: 'sign-ups' },
       },
+    },
+    table: {
+      caption: 'Sign-ups per hour, the last 48 hours (UTC)',
+      head: ['Hour (UTC)', 'Sign-ups'],
+      rows: report.perHour.hours.map((hour, i) => [`${hour.slice(0, 13).replace('T', ' ')}:00`, count(report.perHour.signups[i])]),
     },
   };
 }

@@ -6,11 +6,10 @@
  */
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import { reportCharts } from './charts.ts';
+import { reportCharts, type Chart } from './charts.ts';
 import { change, count, moment, percent, span } from './format.ts';
 import { REPORT_CSS } from './html-style.ts';
 import { escapeHtml } from '../docs/escape-html.ts';
-import { reportTables } from './html-tables.ts';
 import type { Comparison, Report } from './series.ts';
 
 /** Nothing may be loaded: styles are inline, images are inline SVG. */
@@ -27,6 +26,19 @@ async function renderSvg(spec: TopLevelSpec): Promise<string> {
   } finally {
     view.finalize();
   }
+}
+
+/** A chart's numbers as a table (`data-chart` naming the chart), in a region that scrolls on a narrow screen. */
+function table(chart: string, { caption, head, rows, foot }: Chart['table']): string {
+  const cells = (row: string[]) => row.map((cell, i) => (i === 0 ? `<th scope="row">${escapeHtml(cell)}</th>` : `<td>${escapeHtml(cell)}</td>`)).join('');
+  return [
+    `<div class="table" role="region" aria-label="${escapeHtml(caption)}" tabindex="0"><table data-chart="${chart}">`,
+    `<caption class="visually-hidden">${escapeHtml(caption)}</caption>`,
+    `<thead><tr>${head.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead>`,
+    `<tbody>${rows.map((row) => `<tr>${cells(row)}</tr>`).join('')}</tbody>`,
+    foot ? `<tfoot><tr>${cells(foot)}</tr></tfoot>` : '',
+    '</table></div>',
+  ].join('');
 }
 
 function figure(label: string, value: string, detail: string): string {
@@ -52,14 +64,13 @@ function glance(report: Report): string {
 }
 
 export async function reportHtml(report: Report): Promise<string> {
-  const tables = reportTables(report);
   const sections: string[] = [];
   for (const chart of reportCharts(report)) {
     const svg = await renderSvg(chart.spec);
     sections.push(
       `<section aria-labelledby="${chart.id}"><h2 id="${chart.id}">${escapeHtml(chart.title)}</h2>` +
         `<div class="chart" role="img" aria-label="${escapeHtml(chart.description)}">${svg}</div>` +
-        `<details><summary>The numbers</summary>${tables[chart.id]}</details></section>`,
+        `<details><summary>The numbers</summary>${table(chart.id, chart.table)}</details></section>`,
     );
   }
   const { from, to, days, now } = report.period;

@@ -1,8 +1,6 @@
 /**
- * What the report tells of the members' addresses without showing one: how many are at throwaway
- * domains (from the store's members per domain and the list, offline: the report never asks DNS),
- * and first sign-ups per hour over the last 48 hours, where a bot's burst shows beside a launch
- * post's wave (from the records since then only). The store, `now` and the list are passed in.
+ * The members at throwaway domains (from the list, never DNS) and the first sign-ups per hour of
+ * the last 48 (docs/operator.md, "What each number means"). The store, `now` and the list are passed in.
  */
 import { isDisposable } from '../deliverability/verdict.ts';
 import type { OperatorStore } from '../sidecar/store/waitlist-store.ts';
@@ -10,11 +8,7 @@ import type { OperatorStore } from '../sidecar/store/waitlist-store.ts';
 const RECENT_HOURS = 48;
 const HOUR_MS = 3_600_000;
 
-/**
- * Members at a throwaway domain and their percentage of all members (one decimal); the start of each
- * UTC hour (ISO), oldest first, the last being the hour of `now` counted up to `now`; and the first
- * sign-ups in each of those hours.
- */
+/** `hours`: the start of each UTC hour (ISO), oldest first; `percent`: one decimal. */
 export async function recentOf(store: Pick<OperatorStore, 'membersPerDomain' | 'export'>, now: number, list: ReadonlySet<string>) {
   const first = (Math.floor(now / HOUR_MS) - RECENT_HOURS + 1) * HOUR_MS;
   const perHour = new Array<number>(RECENT_HOURS).fill(0);

@@ -35,10 +35,8 @@ function dimensionOf(key: DimensionKey, title: string, shown: FieldCounts[], per
 }
 
 /**
- * `series` must come from the store over storeRange(period), `recent` from the records as of period.now.
- * `average7` is the mean of the day and the 6 before it; `cumulative` counts every sign-up up to the
- * end of each day (up to `now` on the last); the comparisons set the last 7 and 30 days against the
- * ones before them.
+ * `series` must come from the store over storeRange(period), `recent` from the records as of
+ * period.now. Each number's meaning: docs/operator.md, "What each number means".
  */
 export function buildReport(period: ReportPeriod, series: DaySeries, recent: Recent) {
   const first = firstNeededDay(period);

@@ -1,8 +1,4 @@
-/**
- * /llms-full.txt and /de/llms-full.txt (the Mintlify convention, standards.md §8.1): every listed
- * page of one language, the API reference included, as one Markdown file. One H1 for the file;
- * each page's twin follows with its headings one level down and its canonical URL under its title.
- */
+/** /llms-full.txt and /de/llms-full.txt (the Mintlify convention; docs/site.md, "Discovery files"). */
 import type { Heading, RootContent } from 'mdast';
 import type { Lang } from '../../api/contract/enums.ts';
 import { BRAND } from '../../api/contract/brand.ts';

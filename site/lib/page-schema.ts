@@ -1,8 +1,7 @@
 /**
- * Frontmatter of every page collection (content/ today, the API reference later). Checked at build
- * by Astro, and by `npm run dev` on each save: a bad page fails with its file, the field and what
- * to write instead (the messages below are what an editor reads). Uses Astro's bundled zod
- * (`astro/zod`), never the contract's schemas.
+ * Frontmatter of every page collection; each field's meaning: docs/site.md, "Frontmatter". Checked at
+ * build and by `npm run dev` on each save: the messages below are what an editor reads. Uses Astro's
+ * bundled zod (`astro/zod`), never the contract's schemas.
  */
 import { z } from 'astro/zod';
 
@@ -10,28 +9,22 @@ const FIELDS = 'key, title, description, signup, order, updated';
 
 export const pageSchema = z.strictObject(
   {
-    /** Pairs a page with its translation: the same key in content/en and content/de. */
     key: z
       .string({ error: 'required: the key that pairs this page with its translation, e.g. key: privacy' })
       .regex(/^[a-z][a-z0-9-]*$/, 'expected lower-case letters, digits and hyphens, e.g. "privacy"'),
-    /** <title>, the page's H1 and the twin's H1. */
     title: z
       .string({ error: 'required: the page title, e.g. title: Privacy notice' })
       .trim()
       .min(1, 'must not be empty: write the page title')
       .max(80, 'at most 80 characters: shorten the title'),
-    /** <meta name="description">, the lead paragraph and the note in llms.txt; one line. */
     description: z
       .string({ error: 'required: one sentence of 20 to 200 characters that says what the page is for' })
       .trim()
       .min(20, 'at least 20 characters: write one sentence that says what the page is for')
       .max(200, 'at most 200 characters: shorten it to one sentence')
       .regex(/^[^\n]*$/, 'expected a single line: join the lines, and quote the text if it contains a colon'),
-    /** Show the sign-up form (hero and call to action) on this page. */
     signup: z.boolean({ error: 'expected true or false' }).default(false),
-    /** Sort order in llms.txt and the sitemap (lower first; then by path). */
     order: z.number({ error: 'expected a whole number from 0 to 1000' }).int().min(0).max(1000).default(100),
-    /** Last substantial change, shown as <lastmod> in the sitemap (YYYY-MM-DD). */
     updated: z.coerce.date({ error: 'expected a date written YYYY-MM-DD' }).optional(),
   },
   {

@@ -1,13 +1,9 @@
-/**
- * Every page of the site, from every collection in PAGE_COLLECTIONS. The page and twin routes,
- * the sitemap and llms.txt all read this one list, so a new Markdown file (or a new collection)
- * shows up everywhere without further code.
- */
+/** Every page of the site, from every collection in PAGE_COLLECTIONS: the one list every route reads (docs/site.md). */
 import { getCollection } from 'astro:content';
 import { DEFAULT_LANG, LANGS, type Lang } from '../../api/contract/enums.ts';
 import { twinPath } from '../../api/contract/paths.ts';
 import { parseMarkdown, walk } from '../../api/docs/markdown.ts';
-import { BROKEN_ENTRY } from './pages-loader.ts';
+import { BROKEN_ENTRY } from './loaders.ts';
 import type { PageData } from './page-schema.ts';
 import { fillHtml, fillText } from './placeholders.ts';
 
@@ -23,10 +19,7 @@ interface Entry {
   rendered?: { html: string };
 }
 
-/**
- * The page layout writes the title as the only H1, and twins must stay readable without a
- * browser, so a page body has no H1 and no raw HTML.
- */
+/** docs/site.md, "Body rules": the layout writes the title as the only H1, and twins stay clean Markdown. */
 function checkPageMarkdown(markdown: string, source: string): void {
   for (const node of walk(parseMarkdown(markdown))) {
     const line = node.position ? ` (body line ${node.position.start.line})` : '';
@@ -41,7 +34,7 @@ function checkPageMarkdown(markdown: string, source: string): void {
 
 function toPage(entry: Entry) {
   const source = entry.filePath ?? `${entry.collection}:${entry.id}`;
-  // Only in the preview: a save whose frontmatter failed (site/lib/pages-loader.ts).
+  // Only in the preview: a save whose frontmatter failed (site/lib/loaders.ts).
   if (BROKEN_ENTRY in entry.data) throw new Error((entry.data as unknown as Record<string, string>)[BROKEN_ENTRY]);
   const [first, ...rest] = entry.id.split('/');
   const lang = LANGS.find((l) => l === first);
@@ -101,18 +94,11 @@ function pair(pages: ReturnType<typeof toPage>[]): Page[] {
   });
 }
 
-let cached: Promise<Page[]> | undefined;
-
 /** Every page, sorted by `order`, then language, then path. */
-export function getAllPages(): Promise<Page[]> {
-  // The dev server (npm run dev) reloads content between requests: no cache there.
-  if (import.meta.env.DEV) cached = undefined;
-  cached ??= (async () => {
-    const entries: Entry[] = [];
-    for (const name of PAGE_COLLECTIONS) entries.push(...((await getCollection(name)) as Entry[]));
-    return pair(entries.map(toPage)).sort(
-      (a, b) => a.order - b.order || LANGS.indexOf(a.lang) - LANGS.indexOf(b.lang) || a.path.localeCompare(b.path),
-    );
-  })();
-  return cached;
+export async function getAllPages(): Promise<Page[]> {
+  const entries: Entry[] = [];
+  for (const name of PAGE_COLLECTIONS) entries.push(...((await getCollection(name)) as Entry[]));
+  return pair(entries.map(toPage)).sort(
+    (a, b) => a.order - b.order || LANGS.indexOf(a.lang) - LANGS.indexOf(b.lang) || a.path.localeCompare(b.path),
+  );
 }

@@ -1,7 +1,6 @@
 /**
- * `{name}` placeholders in page Markdown (body, title and description), replaced at build in the
- * HTML page and in the twin alike, so content editors never write the base URL, the operator's
- * data or a contract number by hand. `${name}` (shell syntax in code blocks) is left alone.
+ * `{name}` placeholders in page Markdown (docs/site.md, "Placeholders"), so content editors never
+ * write the base URL, the operator's data or a contract number by hand.
  */
 import {
   API_VERSION,

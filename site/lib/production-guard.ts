@@ -1,16 +1,11 @@
 /**
- * The production guard: a site built or started for an `https://` BASE_URL is a public site, and
- * the imprint (§ 5 DDG) and security.txt (RFC 9116) must then name the real operator, not the
- * samples this repository ships with. Building (astro.config.mjs) and starting (scripts/start.ts)
- * refuse with the list of what to fill in; ALLOW_SAMPLE_DETAILS=true lets a staging site through.
+ * The production guard (docs/deploy.md, "Before the first deploy"): a public site's imprint (§ 5 DDG)
+ * and security.txt (RFC 9116) must name the real operator, not the samples this repository ships with.
  */
 import type { Config } from '../../api/config.ts';
 import { BRAND } from '../../api/contract/brand.ts';
 
-/**
- * What marks a sample value: the reserved example domains and TLDs (RFC 2606, RFC 6761), the German
- * placeholder names (Mustermann, Musterstraße) and runs of zeros standing in for a number.
- */
+/** Reserved example domains and TLDs (RFC 2606, RFC 6761), German placeholder names, runs of zeros. */
 const SAMPLE_MARKERS: readonly RegExp[] = [
   /(^|[@.:/])example\.(org|com|net)\b/i,
   /\.(example|test|invalid)\b/i,

@@ -1,14 +1,7 @@
-/**
- * /robots.txt, RFC 9309: everything may be crawled, the discovery files above all. The operator's
- * content-use preferences follow as Content Signals (contentsignals.org), from CONTENT_SIGNALS;
- * the front repeats that line as a `Content-Signal` header on pages and twins.
- */
+/** /robots.txt, RFC 9309, with the operator's Content Signals (docs/site.md, "Discovery files"). */
 import { DISCOVERY_PATHS } from '../../api/contract/paths.ts';
 
-/**
- * The AI crawlers robots.txt names, each with the same rules and Content Signals as `*`, so a
- * reader that looks for its own user agent finds the policy stated for it.
- */
+/** Each named with the rules of `*`, so a crawler that looks for its own user agent finds the policy. */
 export const AI_CRAWLERS = ['GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'ClaudeBot', 'Claude-User', 'Google-Extended', 'PerplexityBot', 'CCBot', 'Applebot-Extended', 'meta-externalagent'] as const;
 
 export function buildRobotsTxt(baseUrl: string, contentSignals: string, aiCrawlers: readonly string[]): string {

@@ -4,9 +4,5 @@
  */
 import { loadConfig } from '../../api/config.ts';
 
-/**
- * BASE_URL: public origin of the site, no trailing slash, e.g. `https://example.org`.
- * CONTENT_SIGNALS: of robots.txt and the pages' Content-Signal header (contentsignals.org).
- * SECURITY_CONTACT: RFC 9116 Contact URI for security.txt.
- */
+/** Each documented in docs/configuration.md. */
 export const { BASE_URL, CONTENT_SIGNALS, SECURITY_CONTACT } = loadConfig();

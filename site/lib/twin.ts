@@ -1,9 +1,4 @@
-/**
- * The Markdown twin of a page: a small YAML front matter (title, description, canonical URL,
- * language, the other languages' URLs), the title as H1, the description, the body with every
- * root-relative link made absolute (a twin is often read out of context), and on pages with the
- * sign-up form, the API sign-up section in its place.
- */
+/** The Markdown twin of a page (docs/site.md, "Markdown twins"): its links absolute, as it is often read out of context. */
 import type { RootContent } from 'mdast';
 import { LANGS } from '../../api/contract/enums.ts';
 import { heading, paragraph, parseMarkdown, stringifyMarkdown, walk } from '../../api/docs/markdown.ts';
@@ -27,10 +22,7 @@ export function twinTree(page: Page): RootContent[] {
   return children;
 }
 
-/**
- * YAML 1.2 front matter. Strings are JSON strings, which YAML reads as double-quoted scalars, so
- * no title or description can break it. A 404 page has no canonical URL and no alternates.
- */
+/** YAML 1.2 front matter: JSON strings are double-quoted scalars, so no title can break it. */
 function frontMatter(page: Page): string {
   const lines = [`title: ${JSON.stringify(page.title)}`, `description: ${JSON.stringify(page.description)}`];
   if (page.kind === 'page') lines.push(`canonical: ${JSON.stringify(`${BASE_URL}${page.path}`)}`);

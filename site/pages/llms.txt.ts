@@ -7,6 +7,7 @@ import { LANGS, type Lang } from '../../api/contract/enums.ts';
 import { API_DESCRIPTION_VERSION, OPENAPI_VERSION, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, STATS_SCOPE, TOKEN_TTL_SECONDS } from '../../api/contract/limits.ts';
 import { environmentUrls } from '../../api/contract/paths.ts';
 import { BRAND } from '../../api/contract/brand.ts';
+import { textFile } from '../../api/docs/respond.ts';
 import { llmsFullPath } from '../lib/llms-full-path.ts';
 import { getAllPages } from '../lib/pages.ts';
 import { BASE_URL } from '../lib/site-config.ts';
@@ -68,5 +69,5 @@ export const GET: APIRoute = async () => {
   }
   out.push('', '## API', '', ...apiLinks.map(line));
   out.push('', '## Full text', '', ...LANGS.map((lang) => line({ name: `llms-full.txt (${lang})`, url: `${BASE_URL}${llmsFullPath(lang)}`, note: FULL_NOTE[lang] })));
-  return new Response(`${out.join('\n')}\n`, { headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  return textFile(`${out.join('\n')}\n`, 'text/plain; charset=utf-8');
 };

@@ -95,7 +95,7 @@ describe('the html report in Chromium', { timeout: 60_000 }, () => {
     });
   }
 
-  // Every table comes from one function (html-tables.ts); axe over all of them costs ~10 s a scheme,
+  // Every table comes from one function (html.ts, from charts.ts); axe over all of them costs ~10 s a scheme,
   // so the day table and the share table are opened, which covers each kind of row and cell.
   it('report: axe finds no WCAG 2.2 A/AA violation, light or dark, with the day table and the share table open', async () => {
     // One page per scheme, side by side: axe is CPU-bound and Chromium gives each page its own process.

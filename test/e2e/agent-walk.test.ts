@@ -5,7 +5,8 @@
  * to a successful sandbox statistics call, and prints how many requests that took.
  */
 import { expect, inject, it } from 'vitest';
-import type { OpenApiDocument, OperationObject } from '../../api/docs/openapi-types.ts';
+import type { OpenApiDocument } from '../../api/docs/openapi.ts';
+import type { OperationObject } from '../../api/docs/operations.ts';
 import { responseViolations } from '../support/openapi.ts';
 
 const { baseUrl } = inject('stack');

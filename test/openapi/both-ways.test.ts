@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_MAX_LENGTH, ENV_PREFIX, routeById } from '../../api/contract/index.ts';
 import { buildOpenApiDocument } from '../../api/docs/openapi.ts';
-import type { JsonSchema } from '../../api/docs/openapi-types.ts';
+import type { JsonSchema } from '../../api/docs/json-schemas.ts';
 import { resolveSchema } from '../../api/docs/schema-fields.ts';
 import { BASE_URL, harness, type Harness } from '../api/support/harness.ts';
 import { schemaErrors } from '../support/openapi.ts';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_PATH } from '../../api/contract/index.ts';
 import { buildOpenApiDocument } from '../../api/docs/openapi.ts';
-import type { OpenApiDocument } from '../../api/docs/openapi-types.ts';
+import type { OpenApiDocument } from '../../api/docs/openapi.ts';
 import { BASE_URL, harness, servedRoutes, type Harness } from '../api/support/harness.ts';
 
 /** Every (method, path) of the document on every server; HEAD is an operation of its own (docs/openapi.md). */

@@ -16,7 +16,9 @@ import {
 } from '../../api/contract/index.ts';
 import { methodKey } from '../../api/docs/operations.ts';
 import { buildOpenApiDocument } from '../../api/docs/openapi.ts';
-import type { HeaderObject, OperationObject, Ref } from '../../api/docs/openapi-types.ts';
+import type { HeaderObject } from '../../api/docs/headers.ts';
+import type { Ref } from '../../api/docs/json-schemas.ts';
+import type { OperationObject } from '../../api/docs/operations.ts';
 import { BRAND } from '../../api/contract/brand.ts';
 import { schemaErrors } from '../support/openapi.ts';
 

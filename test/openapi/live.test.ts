@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENVIRONMENTS, ENV_PREFIX, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, type Environment } from '../../api/contract/index.ts';
 import { buildOpenApiDocument } from '../../api/docs/openapi.ts';
-import type { OperationObject } from '../../api/docs/openapi-types.ts';
+import type { OperationObject } from '../../api/docs/operations.ts';
 import { BASE_URL, harness, type Harness } from '../api/support/harness.ts';
 import { send } from '../support/request.ts';
 

@@ -8,7 +8,10 @@ import ajvFormats from 'ajv-formats';
 import { ENV_PREFIX, ERROR_STATUS, routeById, type ErrorCode, type RouteId } from '../../api/contract/index.ts';
 import { errorCodesFor } from '../../api/docs/error-codes.ts';
 import { buildOpenApiDocument } from '../../api/docs/openapi.ts';
-import type { HeaderObject, JsonSchema, OpenApiDocument, OperationObject, Ref, ResponseObject } from '../../api/docs/openapi-types.ts';
+import type { HeaderObject } from '../../api/docs/headers.ts';
+import type { JsonSchema, Ref } from '../../api/docs/json-schemas.ts';
+import type { OpenApiDocument } from '../../api/docs/openapi.ts';
+import type { OperationObject, ResponseObject } from '../../api/docs/operations.ts';
 
 /** The document's URLs do not take part in validation; any base gives the same schemas. */
 export const openApiDocument: OpenApiDocument = buildOpenApiDocument('https://waitlist.test');

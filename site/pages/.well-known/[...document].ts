@@ -1,11 +1,4 @@
-/**
- * The discovery documents under /.well-known/ (api/docs/discovery.ts), at the paths the contract
- * derives: the RFC 9727 API catalog (an extensionless file; the front serves it with
- * API_CATALOG_CONTENT_TYPE), the MCP server card (SEP-2127), the Agent Skills index (v0.2.0), and
- * per environment the RFC 8414 metadata and the RFC 9728 metadata of the API and of the MCP
- * endpoint, whose well-known string goes before the issuer's or resource's path (RFC 8414 §3,
- * RFC 9728 §3).
- */
+/** The discovery documents under /.well-known/, at the paths the contract derives (docs/openapi.md). */
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { ENVIRONMENTS } from '../../../api/contract/enums.ts';
 import { DISCOVERY_PATHS, MCP_PATH, authorizationServerMetadataPath, protectedResourceMetadataPath } from '../../../api/contract/paths.ts';

@@ -1,4 +1,4 @@
-/** Reads the report page's tables (api/report/html-tables.ts) back as rows of cell texts. */
+/** Reads the report page's tables (api/report/html.ts) back as rows of cell texts. */
 export function htmlTable(html: string, chart: string): string[][] {
   const table = new RegExp(`<table data-chart="${chart}">([\\s\\S]*?)</table>`).exec(html);
   if (!table) throw new Error(`no table for ${chart}`);
