@@ -21,7 +21,7 @@ import { memberValues } from '../../site/lib/messages/member-values.ts';
 import { fillMessage } from '../../site/lib/messages/placeholders.ts';
 import { TemplateError } from '../../site/lib/messages/template-file.ts';
 import { loadMessage } from '../../site/lib/messages/templates.ts';
-import { confirmed, EXIT, printJson, UsageError, type Parsed } from '../cli.ts';
+import { askToGoOn, EXIT, printJson, UsageError, type Parsed } from '../cli.ts';
 import { reportUnconfirmed, runOutput } from './invite-output.ts';
 import { dryRun, leftOutLine, nextInvitees, perLanguage } from './invite-preview.ts';
 import { withStore } from './store.ts';
@@ -136,14 +136,10 @@ export async function run({ values }: Parsed): Promise<number> {
       process.stderr.write(`Dry run: ${picked.length} message(s) would go out (${perLanguage(picked)})${written}${leftOutLine(leftOut)}. Nobody was marked.\n`);
       return EXIT.ok;
     }
-    const answer = values.yes === true || (await confirmed(`Send ${picked.length} invitation(s) (${perLanguage(picked)}) from ${from} via ${config.SMTP_URL!.shown}?`));
-    if (answer === 'no-terminal') {
-      process.stderr.write(`error: ${picked.length} invitation(s) would go out (${perLanguage(picked)}): confirm on a terminal, or add --yes\n`);
-      return EXIT.usage;
-    }
-    if (!answer) {
-      process.stderr.write('Nothing was sent.\n');
-      return EXIT.ok;
+    if (values.yes !== true) {
+      const question = `Send ${picked.length} invitation(s) (${perLanguage(picked)}) from ${from} via ${config.SMTP_URL!.shown}?`;
+      const stop = await askToGoOn(question, `${picked.length} invitation(s) would go out (${perLanguage(picked)})`, { message: 'Nothing was sent.', code: EXIT.ok });
+      if (stop !== undefined) return stop;
     }
     const mail = await openMailServer(config, CONNECTIONS);
     const output = runOutput(picked.length, json);
