@@ -5,13 +5,15 @@
  */
 import { Resolver } from 'node:dns';
 import { z } from 'zod';
-import { LOG_LEVELS } from './log/levels.ts';
 
 /** Reports the variable's problem; the transform then returns no value. */
 function invalid(ctx: z.RefinementCtx, message: string): never {
   ctx.addIssue({ code: 'custom', message });
   return z.NEVER;
 }
+
+/** pino's levels, most severe first; `silent` logs nothing. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().min(1);

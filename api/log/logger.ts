@@ -7,7 +7,7 @@
  */
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
-import type { LogLevel } from './levels.ts';
+import type { Config } from '../config.ts';
 import { redact } from './redact.ts';
 
 export type { Logger } from 'pino';
@@ -18,7 +18,7 @@ const REQUEST_FIELDS = ['method', 'path', 'status', 'ms', 'aborted'];
 /** Without LOG_FORMAT: pretty when stdout is a terminal, else json. */
 export function createLogger(
   name: 'front' | 'sidecar',
-  settings: { LOG_FORMAT?: 'json' | 'pretty'; LOG_LEVEL: LogLevel },
+  settings: Pick<Config, 'LOG_FORMAT' | 'LOG_LEVEL'>,
   destination?: DestinationStream,
 ): Logger {
   const format = settings.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
