@@ -1,11 +1,6 @@
 /**
- * `npm run bench -- invite`: what an invite run at the default `--rate 5` costs the sign-ups.
- * 32 clients post sign-ups back to back through the front for three windows: without a run, with
- * `npm run waitlist -- invite --rate 5` sending to a local SMTP server (smtp-server, accepting and
- * discarding), and without again. The two windows without say what chance alone moves the p99
- * by; the run's window holds when its p99 is at most the higher of theirs plus their difference.
- * On each store at 100,000 records.
- * Options: --records N, --duration S (10), --store json|postgres, --before DIR.
+ * `npm run bench -- invite`: sign-ups without an invite run, beside `invite --rate 5` sending to a
+ * local SMTP server, and without again; the two windows without are the noise (docs/performance.md).
  */
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';

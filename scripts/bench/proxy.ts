@@ -1,10 +1,6 @@
 /**
- * `npm run bench -- proxy`: what the front's hop costs an API request. The status probe and a
- * JSON sign-up, each sent through the front and straight to the sidecar's Unix socket (the
- * default set-up: the front reaches the sidecar there), 32 kept-alive connections, interleaved
- * rounds, the median shown. CPU per request of the product's processes (the front and its sidecar
- * child) says what the hop costs, steadily where latencies on a busy machine are not.
- * Options: --duration S (5), --rounds N (3), --before DIR.
+ * `npm run bench -- proxy`: the status probe and a sign-up through the front and straight to the
+ * sidecar's socket; CPU per request says what the hop costs (docs/performance.md).
  */
 import path from 'node:path';
 import { API_PATHS } from '../../api/contract/index.ts';

@@ -1,10 +1,6 @@
 /**
- * `npm run bench -- report`: what `npm run waitlist -- report` (the HTML page with charts, its
- * default) costs the operator, on the JSON store at 100,000 records and on PostgreSQL at
- * 1,000,000: wall time and peak memory of the whole command (GNU time), against `waitlist count`
- * on the same data, the cost of starting a command and reaching the store. Each is the median of
- * --rounds runs.
- * Options: --records N (both stores), --rounds N (3), --store json|postgres, --before DIR.
+ * `npm run bench -- report`: `waitlist report` (HTML) on each store at its envelope size, wall
+ * time and peak memory against `waitlist count` on the same data (docs/performance.md).
  */
 import path from 'node:path';
 import { benchDir, checkouts, during, numberOption, stores } from './options.ts';

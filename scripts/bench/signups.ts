@@ -1,11 +1,6 @@
 /**
- * `npm run bench -- signups`: how each store holds sign-ups as it grows. 32 clients post distinct
- * JSON sign-ups back to back through the front (`npm start`) for a while, on the JSON store at
- * 100,000 records and on PostgreSQL at 1,000,000, each against the same store at 1,000 records in
- * the same run. The envelope: the JSON store's p99 <= 250 ms up to 100,000 records. CPU per
- * sign-up is the product's processes' (front and sidecar; PostgreSQL's own processes apart).
- * Options: --records N (the larger size of both stores), --duration S (10), --store json|postgres,
- * --before DIR.
+ * `npm run bench -- signups`: 32 clients posting sign-ups through the front, each store at 1,000
+ * records and at its envelope size, against the envelope's p99 (docs/performance.md).
  */
 import path from 'node:path';
 import { measure, signUps, type Measured } from './load.ts';

@@ -1,10 +1,6 @@
 /**
- * `npm run bench -- static`: what a page costs the front when a browser asks for it. The built
- * site served by the product (`npm start`, writing its request line) and by nginx (nginx.conf, the configuration
- * docs/static-hosting.md publishes, with a buffered access log) from the same dist/, 32 kept-alive
- * connections per run, interleaved rounds, the median shown. CPU per request of each server comes
- * from /proc: unlike requests per second, it hardly moves with what else the machine does.
- * Options: --duration S (5), --rounds N (3), --before DIR.
+ * `npm run bench -- static`: the built site from the product and from nginx (nginx.conf, the
+ * configuration docs/static-hosting.md publishes), asked as a browser asks (docs/performance.md).
  */
 import path from 'node:path';
 import { PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts';

@@ -1,10 +1,6 @@
 /**
- * `npm run bench -- stats`: the statistics on PostgreSQL at 1,000,000 records, exact and
- * immediate on every instance. Two products share one database; a sign-up through one must show
- * in the next statistics the other answers, and `waitlist stats --verify` recounts every record.
- * Then 32 clients poll the statistics straight at the sidecar's socket, against the h3 floor
- * (h3-floor.ts: an h3 app answering the same body as a constant), interleaved rounds, median shown.
- * Options: --records N, --duration S (5), --rounds N (3), --before DIR.
+ * `npm run bench -- stats`: two products on one PostgreSQL database, the statistics exact and
+ * immediate on both, then polled at the sidecar's socket against the h3 floor (docs/performance.md).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
