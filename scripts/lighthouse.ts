@@ -1,12 +1,7 @@
 /**
- * `npm run lighthouse`: Lighthouse (mobile profile, its default) on `/` and `/de/` of a real
- * stack, driving Debian's Chromium. Builds the site for a free local port, starts the stack with
- * a temp DATA_DIR, prints the four category scores of each page and the audits that cost points,
- * writes docs/lighthouse.json, and stops everything. Exits 1 when a score is below 100.
- *
- * The performance score varies from run to run with the host's load, so each page is run RUNS
- * times and the median run (by performance score) is reported, as Lighthouse's variability guide
- * recommends.
+ * `npm run lighthouse` (docs/browser.md, "Lighthouse"). The performance score varies from run to
+ * run with the host's load, so each page is run RUNS times and the median run (by performance
+ * score) is reported, as Lighthouse's variability guide recommends.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

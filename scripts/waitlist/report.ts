@@ -1,10 +1,7 @@
 /**
- * `npm run waitlist -- report`: the founder's view of the waitlist as a self-contained HTML page
- * with charts (default), text for a terminal, or the numbers as JSON (docs/operator.md, "The
- * report"). The store answers per-day counts (signupsPerDay) and members per domain (for the
- * throwaway share); the records of the last 48 hours stream past for the hourly series
- * (api/report/recent.ts), of which only counts are kept.
- * On the JSON engine through the running sidecar. Nothing here prints an address.
+ * `npm run waitlist -- report` (docs/operator.md, "The report"): per-day counts and members per
+ * domain from the store, and the last 48 hours' records streamed past for the hourly series, of
+ * which only counts are kept (api/report/recent.ts). Nothing here prints an address.
  */
 import { access, constants, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
