@@ -4,14 +4,13 @@
  */
 import path from 'node:path';
 import { API_PATHS } from '../../api/contract/index.ts';
-import { interleaved, measure, signUps, type Request, type Target } from './load.ts';
+import { CONNECTIONS, interleaved, measure, signUps, type Request, type Target } from './load.ts';
 import { benchDir, checkouts, during, numberOption } from './options.ts';
 import { startProduct, type Product } from './processes.ts';
 import { count, ms, ratio, table } from './table.ts';
 
 const DURATION = numberOption('duration', 5);
 const ROUNDS = numberOption('rounds', 3);
-const CONNECTIONS = 32;
 
 const tmp = benchDir('proxy');
 const products: Product[] = [];
@@ -32,7 +31,7 @@ try {
     let run = 0;
     const results = await interleaved(routes.length, ROUNDS, (i, round) => {
       const label = `${name}, round ${round + 1}/${ROUNDS}: ${routes[i][0]}, ${DURATION} s`;
-      return during(label, measure(routes[i][1], request(run++), CONNECTIONS, DURATION, routes[i][2]));
+      return during(label, measure(routes[i][1], request(run++), DURATION, routes[i][2]));
     });
     routes.forEach(([route], i) => {
       const m = results[i];

@@ -3,7 +3,7 @@
  * records and at its envelope size, against the envelope's p99 (docs/performance.md).
  */
 import path from 'node:path';
-import { measure, signUps, type Measured } from './load.ts';
+import { CONNECTIONS, measure, signUps, type Measured } from './load.ts';
 import { benchDir, checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
 import { startPostgres } from './postgres.ts';
 import { startProduct } from './processes.ts';
@@ -11,7 +11,6 @@ import { seedStore } from './seed.ts';
 import { count, ms, ratio, table } from './table.ts';
 
 const DURATION = numberOption('duration', 10);
-const CONNECTIONS = 32;
 const SMALL = 1_000;
 const LARGE = { json: numberOption('records', 100_000), postgres: numberOption('records', 1_000_000) };
 /** The envelope's sign-up p99 for the JSON store, in ms. */
@@ -47,7 +46,7 @@ async function signUpsAt(store: 'json' | 'postgres', checkout: Checkout, records
   const settings = await seedStore(store, checkout, postgres, dataDir, records);
   const product = await during(`${checkout.label}: starting the product on ${store}`, startProduct(checkout, dataDir, settings));
   try {
-    const m = await during(`${checkout.label}: sign-ups on ${store} at ${count(records)} records, ${DURATION} s`, measure({ url: product.url }, signUps(name), CONNECTIONS, DURATION, product.pid));
+    const m = await during(`${checkout.label}: sign-ups on ${store} at ${count(records)} records, ${DURATION} s`, measure({ url: product.url }, signUps(name), DURATION, product.pid));
     phase(`  p99 ${ms(m.p99)} ms, ${count(m.requestsPerSecond)} sign-ups/s`);
     return m;
   } finally {

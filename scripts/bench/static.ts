@@ -4,14 +4,13 @@
  */
 import path from 'node:path';
 import { PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts';
-import { interleaved, measure } from './load.ts';
+import { CONNECTIONS, interleaved, measure } from './load.ts';
 import { benchDir, checkouts, during, numberOption } from './options.ts';
 import { nginx, startProduct, type Product } from './processes.ts';
 import { count, ms, ratio, table } from './table.ts';
 
 const DURATION = numberOption('duration', 5);
 const ROUNDS = numberOption('rounds', 3);
-const CONNECTIONS = 32;
 const PATHS = [PAGE_PATHS.home.en, THANKS_PATHS.en, twinPath(THANKS_PATHS.en)];
 /**
  * What Chromium sends when it opens a page, so the front negotiates as it does for a visitor. No
@@ -31,7 +30,7 @@ try {
   for (const target of PATHS) {
     const results = await interleaved(servers.length, ROUNDS, (i, round) => {
       const label = `${target}, round ${round + 1}/${ROUNDS}: ${servers[i].name}, ${DURATION} s`;
-      return during(label, measure({ url: servers[i].url }, { path: target, headers: BROWSER }, CONNECTIONS, DURATION, servers[i].pid));
+      return during(label, measure({ url: servers[i].url }, { path: target, headers: BROWSER }, DURATION, servers[i].pid));
     });
     const reference = results.at(-1)!;
     const bytes = await Promise.all(servers.map((server) => fetch(server.url + target, { headers: BROWSER }).then(async (res) => (await res.arrayBuffer()).byteLength)));

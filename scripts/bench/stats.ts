@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { API_PATHS } from '../../api/contract/index.ts';
 import { freePort, waitForPort } from '../ports.ts';
-import { interleaved, measure, signUps, type Request, type Target } from './load.ts';
+import { CONNECTIONS, interleaved, measure, signUps, type Request, type Target } from './load.ts';
 import { benchDir, checkouts, during, numberOption, type Checkout } from './options.ts';
 import { startPostgres } from './postgres.ts';
 import { command, mustRun, productEnv, startProduct, stop, type Product } from './processes.ts';
@@ -16,7 +16,6 @@ import { count, ms, ratio, table } from './table.ts';
 const RECORDS = numberOption('records', 1_000_000);
 const DURATION = numberOption('duration', 5);
 const ROUNDS = numberOption('rounds', 3);
-const CONNECTIONS = 32;
 
 const tmp = benchDir('stats');
 const postgres = await during('starting PostgreSQL', startPostgres());
@@ -49,7 +48,7 @@ try {
     routes.push(['h3 floor', { url: `http://127.0.0.1:${floorPort}` }, { path: API_PATHS.stats }]);
     const results = await interleaved(routes.length, ROUNDS, (i, round) => {
       const [name, target, request] = routes[i];
-      return during(`statistics, round ${round + 1}/${ROUNDS}: ${name}, ${DURATION} s`, measure(target, request, CONNECTIONS, DURATION));
+      return during(`statistics, round ${round + 1}/${ROUNDS}: ${name}, ${DURATION} s`, measure(target, request, DURATION));
     });
     const floorResult = results.at(-1)!;
     const rows = routes.map(([name], i) => {
