@@ -139,6 +139,15 @@ export function timeOption(name: string, value: string): number {
   return ms;
 }
 
+/** A number the operator typed as `--name`, at least `min` (and at most `max`); undefined when not given. */
+export function numberOption(name: string, value: string | boolean | undefined, { min, max = Infinity, whole = false }: { min: number; max?: number; whole?: boolean }): number | undefined {
+  if (value === undefined) return undefined;
+  const n = typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (n >= min && n <= max && (!whole || Number.isInteger(n))) return n;
+  const range = max === Infinity ? `of at least ${min}` : `from ${min} to ${max}`;
+  throw new UsageError(`--${name} must be ${whole ? 'a whole number' : 'a number'} ${range}, not ${JSON.stringify(value)}`);
+}
+
 /** One JSON document on one line (for --json). */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);

@@ -21,7 +21,7 @@ import { memberValues } from '../../site/lib/messages/member-values.ts';
 import { fillMessage } from '../../site/lib/messages/placeholders.ts';
 import { TemplateError } from '../../site/lib/messages/template-file.ts';
 import { loadMessage } from '../../site/lib/messages/templates.ts';
-import { askToGoOn, EXIT, printJson, UsageError, type Parsed } from '../cli.ts';
+import { askToGoOn, EXIT, numberOption, printJson, UsageError, type Parsed } from '../cli.ts';
 import { reportUnconfirmed, runOutput } from './invite-output.ts';
 import { dryRun, leftOutLine, nextInvitees, perLanguage } from './invite-preview.ts';
 import { withStore } from './store.ts';
@@ -56,15 +56,6 @@ async function invitationRenderer(config: Config): Promise<Renderer> {
   };
 }
 
-function wholeNumber(name: string, value: string | boolean | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isFinite(n) || n < min || (name === 'count' && !Number.isInteger(n))) {
-    throw new UsageError(`--${name} must be ${name === 'count' ? 'a whole number' : 'a number'} of at least ${min}, not ${JSON.stringify(value)}`);
-  }
-  return n;
-}
-
 /** `invite --to ADDRESS`: one sample of each language to the operator's own address; nobody is marked. */
 async function sendSamples(config: Config, render: Renderer, langs: Lang[], envelope: { from: string; to: string; domain: string }): Promise<number> {
   const mail = await openMailServer(config, 1);
@@ -88,8 +79,8 @@ async function sendSamples(config: Config, render: Renderer, langs: Lang[], enve
 }
 
 export async function run({ values }: Parsed): Promise<number> {
-  const count = wholeNumber('count', values.count, 1);
-  const rate = wholeNumber('rate', values.rate, 0) ?? 5;
+  const count = numberOption('count', values.count, { min: 1, whole: true });
+  const rate = numberOption('rate', values.rate, { min: 0 }) ?? 5;
   const to = typeof values.to === 'string' ? normaliseEmail(values.to) : undefined;
   if (to !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(to)) throw new UsageError(`--to must be an e-mail address, not ${JSON.stringify(values.to)}`);
   if (count === undefined && to === undefined) throw new UsageError('--count N is required (or --to ADDRESS for a sample)');

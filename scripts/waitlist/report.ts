@@ -10,24 +10,18 @@ import { DEFAULT_DAYS, MAX_DAYS, reportPeriod, storeRange } from '../../api/repo
 import { recentOf } from '../../api/report/recent.ts';
 import { buildReport, type Report } from '../../api/report/series.ts';
 import { replaceFileDurably } from '../../api/sidecar/store/durable-file.ts';
-import { EXIT, timeOption, UsageError, write, type Subcommand } from '../cli.ts';
+import { EXIT, numberOption, timeOption, UsageError, write, type Subcommand } from '../cli.ts';
 import { withStore } from './store.ts';
 
 const FORMATS = ['html', 'text', 'json'] as const;
 type Format = (typeof FORMATS)[number];
-
-function daysOption(value: string): number {
-  const days = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(days >= 1 && days <= MAX_DAYS)) throw new UsageError(`--days must be a whole number from 1 to ${MAX_DAYS}, not ${JSON.stringify(value)}`);
-  return days;
-}
 
 function periodOf(values: Record<string, string | boolean | undefined>) {
   // Every option of the period is a string option: parseArgs gives a string or nothing.
   const { now, days, since } = values as Record<string, string | undefined>;
   if (days !== undefined && since !== undefined) throw new UsageError('--days and --since both choose the first day: give one of them');
   const period = reportPeriod(now === undefined ? Date.now() : timeOption('now', now), {
-    days: days === undefined ? undefined : daysOption(days),
+    days: numberOption('days', days, { min: 1, max: MAX_DAYS, whole: true }),
     since: since === undefined ? undefined : new Date(timeOption('since', since)).toISOString(),
   });
   if (period.days < 1) throw new UsageError(`--since ${since} is after the report's last day, ${period.to}`);
