@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { benchDir, checkouts, during, numberOption, stores } from './options.ts';
 import { startPostgres } from './postgres.ts';
-import { command, productEnv, type CommandRun } from './processes.ts';
+import { mustRun, productEnv, type CommandRun } from './processes.ts';
 import { seedStore } from './seed.ts';
 import { count, ratio, table } from './table.ts';
 
@@ -25,9 +25,7 @@ try {
       for (let round = 0; round < ROUNDS; round++) {
         for (const kind of ['report', 'count'] as const) {
           const args = kind === 'report' ? ['report', '--out', path.join(tmp, `${name}.html`)] : ['count'];
-          const run = await during(`${checkout.label}: waitlist ${kind} on ${store}, round ${round + 1}/${ROUNDS}`, command(checkout, 'scripts/waitlist.ts', args, env));
-          if (run.code !== 0) throw new Error(`waitlist ${args.join(' ')} exited with ${run.code}:\n${run.stderr}`);
-          runs[kind].push(run);
+          runs[kind].push(await during(`${checkout.label}: waitlist ${kind} on ${store}, round ${round + 1}/${ROUNDS}`, mustRun(checkout, 'scripts/waitlist.ts', args, env)));
         }
       }
       const [report, reference] = [middle(runs.report), middle(runs.count)];

@@ -75,7 +75,7 @@ async function start(checkout: Checkout, url: string, name: string): Promise<Pro
 
 /** A client made by `npm run clients -- create`, and its access token (client credentials, RFC 6749 §4.4). */
 async function token(checkout: Checkout, url: string, product: Product): Promise<string> {
-  const created = JSON.parse(await mustRun(checkout, 'scripts/clients.ts', ['create', '--json', 'bench'], productEnv({ DATABASE_URL: url })));
+  const created = JSON.parse((await mustRun(checkout, 'scripts/clients.ts', ['create', '--json', 'bench'], productEnv({ DATABASE_URL: url }))).stdout);
   const res = await fetch(product.url + API_PATHS.token, {
     method: 'POST',
     headers: { authorization: `Basic ${Buffer.from(`${created.client_id}:${created.client_secret}`).toString('base64')}` },
