@@ -5,13 +5,15 @@
  */
 import { Resolver } from 'node:dns';
 import { z } from 'zod';
-import { LOG_LEVELS } from './log/levels.ts';
 
 /** Reports the variable's problem; the transform then returns no value. */
 function invalid(ctx: z.RefinementCtx, message: string): never {
   ctx.addIssue({ code: 'custom', message });
   return z.NEVER;
 }
+
+/** pino's levels, most severe first; `silent` logs nothing. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().min(1);
@@ -141,23 +143,20 @@ const contactUri = z
   .string()
   .regex(/^(mailto:|https:\/\/|tel:)\S+$/, 'expected a mailto:, https:// or tel: URI (RFC 9116 Contact)');
 
+/** Each variable, its default and its meaning: docs/configuration.md. */
 export const ConfigSchema = z.object({
   BASE_URL: baseUrl.default('http://localhost:4321'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(4321),
-  /** The front's limits against slow and greedy clients (docs/front.md "Timeouts and limits"). */
   HEADERS_TIMEOUT_MS: positiveInt.default(10_000),
   REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
   KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(5_000),
   MAX_CONNECTIONS_PER_CLIENT: positiveInt.default(64),
-  /** socket: a Unix domain socket in DATA_DIR, no TCP port; tcp: SIDECAR_HOST:SIDECAR_PORT (api/net/sidecar-address.ts). */
   SIDECAR_LISTEN: z.enum(['socket', 'tcp'], { message: 'expected socket (a Unix domain socket in DATA_DIR) or tcp' }).default('socket'),
   SIDECAR_HOST: z.string().min(1).default('127.0.0.1'),
   SIDECAR_PORT: port.default(4322),
-  /** How long an API request that found no sidecar waits for the next one (api/front/proxy.ts); 0: none. */
   SIDECAR_HOLD_MS: z.coerce.number().int().min(0).max(30_000).default(2_000),
   DATA_DIR: z.string().min(1).default('./data'),
-  /** Where `astro build` writes the site and the front serves it from. */
   DIST_DIR: z.string().min(1).default('./dist'),
   TOKEN_KEY_PRODUCTION: tokenKey,
   TOKEN_KEY_SANDBOX: tokenKey,
@@ -166,49 +165,27 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(60),
   RATE_LIMIT_IPV6_PREFIX: z.coerce.number().int().min(32).max(128).default(64),
   RATE_LIMIT_MAX_CLIENTS: positiveInt.default(100_000),
-  /** Unset: rate-limit windows in the sidecar's memory. Set: shared by every instance in Redis/Valkey. */
   RATE_LIMIT_STORE: rateLimitStore,
-  /** The CA file that checks a rediss:// RATE_LIMIT_STORE's certificate (unset: the system's CAs). */
   REDIS_CA_FILE: z.string().min(1).optional(),
   TRUST_PROXY: trustProxy,
   SECURITY_CONTACT: contactUri.default('mailto:security@example.org'),
-  /** Content Signals in robots.txt and on every page and twin (build-time): site/lib/robots.ts. */
   CONTENT_SIGNALS: contentSignals.default('search=yes, ai-input=yes, ai-train=no'),
-  /** Origins whose browser scripts may sign up and read statistics; none by default: api/front/cors.ts. */
   CORS_ORIGINS: corsOrigins,
-  /** Lets an https:// build or start through with the sample operator details (staging only): site/lib/production-guard.ts. */
   ALLOW_SAMPLE_DETAILS: flag('false'),
-  /** Unset: the JSON store in DATA_DIR. Set: waitlist, OAuth clients and token keys in PostgreSQL. */
   DATABASE_URL: serverUrl('PostgreSQL', ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database'),
-  /**
-   * Connections per instance to DATABASE_URL. More let more commits share one WAL flush. Each is a
-   * server process: keep instances × this below the server's max_connections (100 by default).
-   */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(20),
-  /**
-   * How long a request waits for a free connection of the pool before it answers 500: an outage
-   * or an overload answers fast instead of queueing without bound (store/postgres/pool.ts).
-   */
   DATABASE_POOL_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(500),
-  /** libpq's CA file setting: used when DATABASE_URL asks for TLS (sslmode) and names no sslrootcert. */
   PGSSLROOTCERT: z.string().min(1).optional(),
-  /** Invitations (`waitlist invite`, api/invite/): unset SMTP_URL allows dry runs only. */
   SMTP_URL: smtpUrl,
-  /** Sender of invitations; unset: the operator's name and address (api/contract/brand.ts). */
   MAIL_FROM: mailFrom,
-  /** DKIM signing of invitations: all three or none. */
   DKIM_DOMAIN: z.string().regex(/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, 'expected a domain such as example.org').optional(),
   DKIM_SELECTOR: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a selector such as mail2026').optional(),
   DKIM_PRIVATE_KEY_FILE: z.string().min(1).optional(),
-  /** The link of {access_url} in the invitation. */
   INVITE_URL: serverUrl('web', ['https:', 'http:'], 'https://app.example.org/start'),
-  /** Resolvers of the deliverability check (api/deliverability/); unset: the system's. */
   DNS_SERVERS: dnsServers,
   LOG_REQUESTS: flag('true'),
-  /** json (one object per line) or pretty; unset: pretty when stdout is a terminal, else json (api/log/logger.ts). */
   LOG_FORMAT: z.enum(['json', 'pretty'], { message: 'expected json or pretty' }).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
-  /** Unset: no metrics. Set: Prometheus metrics on METRICS_HOST:METRICS_PORT/metrics (api/metrics/). */
   METRICS_PORT: port.optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });

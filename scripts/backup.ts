@@ -1,11 +1,6 @@
 /**
- * Back up and restore the data directory of the JSON store (docs/deploy.md, "Backups").
- * A backup is safe while the service runs: the waitlist is read through the store's own snapshot reader (a private
- * hard link to the committed file, which the sidecar never overwrites while another link exists)
- * and checked against the store's schema; clients.json and token-keys.json are only ever replaced
- * by an atomic rename, so a plain read sees one whole version. A backup folder holds the same
- * files as a data directory. With DATABASE_URL the data is in PostgreSQL: use pg_dump instead.
- * Nothing here prints an address.
+ * Back up and restore the data directory of the JSON store while the service runs, through the
+ * store's own snapshot reader (docs/deploy.md, "Backups"). Nothing here prints an address.
  */
 import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

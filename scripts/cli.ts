@@ -139,18 +139,32 @@ export function timeOption(name: string, value: string): number {
   return ms;
 }
 
+/** A number the operator typed as `--name`, at least `min` (and at most `max`); undefined when not given. */
+export function numberOption(name: string, value: string | boolean | undefined, { min, max = Infinity, whole = false }: { min: number; max?: number; whole?: boolean }): number | undefined {
+  if (value === undefined) return undefined;
+  const n = typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (n >= min && n <= max && (!whole || Number.isInteger(n))) return n;
+  const range = max === Infinity ? `of at least ${min}` : `from ${min} to ${max}`;
+  throw new UsageError(`--${name} must be ${whole ? 'a whole number' : 'a number'} ${range}, not ${JSON.stringify(value)}`);
+}
+
 /** One JSON document on one line (for --json). */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }
 
-/** Asks on the terminal whether to go on (y or yes); 'no-terminal' when stdin is not a terminal to ask on. */
-export async function confirmed(question: string): Promise<boolean | 'no-terminal'> {
-  if (!process.stdin.isTTY) return 'no-terminal';
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
-  } finally {
-    rl.close();
+/**
+ * Asks on the terminal whether to go on (y or yes): undefined to go on, else the exit code to stop
+ * with. Without a terminal to ask on it is a usage error naming `what` would happen.
+ */
+export async function askToGoOn(question: string, what: string, declined: { message: string; code: number }): Promise<number | undefined> {
+  if (!process.stdin.isTTY) {
+    process.stderr.write(`error: ${what}: confirm on a terminal, or add --yes\n`);
+    return EXIT.usage;
   }
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  const answer = await rl.question(`${question} [y/N] `).finally(() => rl.close());
+  if (/^y(es)?$/i.test(answer.trim())) return undefined;
+  process.stderr.write(`${declined.message}\n`);
+  return declined.code;
 }

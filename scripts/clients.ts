@@ -1,9 +1,7 @@
 /**
- * Operator command for the production OAuth clients (`npm run clients -- --help`): create, list,
- * delete, on whichever engine the configuration selects (store/open-backend.ts openClientRegistry:
- * DATA_DIR/clients.json, or the clients table with DATABASE_URL). Secrets are stored only as
- * salted scrypt hashes and printed once, at creation. A running sidecar sees every change on its
- * next token request, without a restart. The sandbox client is built in and not listed.
+ * Operator command for the production OAuth clients (`npm run clients -- --help`; docs/operator.md,
+ * "OAuth clients"), on whichever engine the configuration selects (store/open-backend.ts). A secret
+ * is printed once, at creation, and stored only as a salted scrypt hash.
  */
 import { configOrExit } from '../api/config.ts';
 import { SCOPES, TOKEN_TTL_SECONDS } from '../api/contract/index.ts';

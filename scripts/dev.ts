@@ -1,9 +1,6 @@
 /**
- * `npm run dev`: the live preview for content editors. Astro's dev server renders the pages, twins,
- * llms.txt and sitemap from content/ on each request (a saved Markdown file shows up at once, the
- * browser reloads by itself), and proxies /api and /sandbox/api to a sidecar of its own whose data
- * directory is a throwaway temp dir, removed on exit: the sign-up form works and keeps nothing.
- * Serves on HOST:PORT; absolute URLs in twins and llms.txt use BASE_URL (set it to match).
+ * `npm run dev` (docs/site.md, "Live preview for editors"): Astro's dev server renders content/ on
+ * each request and passes the API to a sidecar of its own, in a throwaway temp data directory.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,19 +1,14 @@
 /**
- * `npm run lighthouse`: Lighthouse (mobile profile, its default) on `/` and `/de/` of a real
- * stack, driving Debian's Chromium. Builds the site for a free local port, starts the stack with
- * a temp DATA_DIR, prints the four category scores of each page and the audits that cost points,
- * writes docs/lighthouse.json, and stops everything. Exits 1 when a score is below 100.
- *
- * The performance score varies from run to run with the host's load, so each page is run RUNS
- * times and the median run (by performance score) is reported, as Lighthouse's variability guide
- * recommends.
+ * `npm run lighthouse` (docs/browser.md, "Lighthouse"). The performance score varies from run to
+ * run with the host's load, so each page is run RUNS times and the median run (by performance
+ * score) is reported, as Lighthouse's variability guide recommends.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
+import { chromium, type Browser } from 'playwright-core';
 import { PAGE_PATHS } from '../api/contract/paths.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/browser.ts';
 import { ROOT, buildSiteFor, forgetBuild, freePort, startStack } from '../test/support/stack.ts';
@@ -24,25 +19,6 @@ const SUMMARY_FILE = path.join(ROOT, 'docs', 'lighthouse.json');
 const RUNS = 3;
 /** Lab metrics kept in the summary (simulated mobile: slow 4G, 4x CPU slowdown). */
 const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'];
-
-/** Chromium with a DevTools port of its own choosing, which it prints on stderr. */
-async function launchChromium(profileDir: string): Promise<{ child: ChildProcess; port: number; version: string }> {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`No Chromium at ${CHROMIUM_PATH}: apt-get install -y chromium`);
-  const child = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, '--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profileDir}`, 'about:blank'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stderr!.on('data', (chunk) => {
-      stderr += chunk;
-      const match = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(stderr);
-      if (match) resolve(Number(match[1]));
-    });
-    child.on('exit', (code) => reject(new Error(`chromium exited with ${code}:\n${stderr}`)));
-  });
-  const info = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as { Browser: string };
-  return { child, port, version: info.Browser };
-}
 
 /** The category scores, METRICS as Lighthouse displays them (`0.8 s`), and the audits that cost points. */
 async function audit(url: string, port: number) {
@@ -69,21 +45,23 @@ type PageResult = Awaited<ReturnType<typeof audit>>;
 const port = await freePort();
 const baseUrl = `http://127.0.0.1:${port}`;
 const distDir = await mkdtemp(path.join(tmpdir(), 'lighthouse-dist-'));
-const profileDir = await mkdtemp(path.join(tmpdir(), 'lighthouse-chromium-'));
 let stack: Awaited<ReturnType<typeof startStack>> | undefined;
-let chromium: ChildProcess | undefined;
+let browser: Browser | undefined;
 let failed = false;
 try {
   console.error(`building the site for ${baseUrl} …`);
   await buildSiteFor(distDir, baseUrl);
   stack = await startStack({ port, distDir });
-  const browser = await launchChromium(profileDir);
-  chromium = browser.child;
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`No Chromium at ${CHROMIUM_PATH}: apt-get install -y chromium`);
+  // Lighthouse drives the browser through its DevTools port.
+  const devtools = await freePort();
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, `--remote-debugging-port=${devtools}`] });
+  const { Browser: version } = (await (await fetch(`http://127.0.0.1:${devtools}/json/version`)).json()) as { Browser: string };
 
   const pages: Record<string, PageResult> = {};
   for (const page of PAGES) {
     const runs: PageResult[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await audit(`${baseUrl}${page}`, browser.port));
+    for (let i = 0; i < RUNS; i++) runs.push(await audit(`${baseUrl}${page}`, devtools));
     runs.sort((a, b) => a.scores.performance - b.scores.performance);
     pages[page] = runs[Math.floor(RUNS / 2)];
     console.log(`${page.padEnd(6)} performance of the ${RUNS} runs: ${runs.map((r) => r.scores.performance).join(', ')}`);
@@ -96,7 +74,7 @@ try {
   const summary = {
     date: new Date().toISOString().slice(0, 10),
     lighthouse: (await import('lighthouse/package.json', { with: { type: 'json' } })).default.version,
-    browser: browser.version,
+    browser: version,
     formFactor: 'mobile',
     runsPerPage: RUNS,
     reported: 'median run by performance score',
@@ -105,8 +83,8 @@ try {
   await writeFile(SUMMARY_FILE, `${JSON.stringify(summary, null, 2)}\n`);
   console.log(`wrote ${path.relative(ROOT, SUMMARY_FILE)}`);
 } finally {
-  chromium?.kill('SIGTERM');
+  await browser?.close();
   await stack?.stop();
-  await Promise.all([rm(distDir, { recursive: true, force: true }), forgetBuild(distDir), rm(profileDir, { recursive: true, force: true })]);
+  await Promise.all([rm(distDir, { recursive: true, force: true }), forgetBuild(distDir)]);
 }
 process.exit(failed ? 1 : 0);

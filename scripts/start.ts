@@ -1,10 +1,8 @@
 /**
- * `npm start`: check every port and the data directory, build the site if DIST_DIR is missing or
- * stale, start the API sidecar as a supervised child, serve the site and proxy the API from this
- * process (plus the metrics listener when METRICS_PORT is set), and stop all of it cleanly on
- * SIGINT or SIGTERM (requests in flight finish first, for at most SHUTDOWN_GRACE_MS). A signal
- * during start-up stops whatever has been started so far (the build, the sidecar): nothing is
- * left running. package.json runs this file with `exec`, so the signals npm forwards reach it.
+ * `npm start`: start-up checks, the site built when stale, the sidecar supervised, the front (and
+ * the metrics listener), and a clean stop on SIGINT or SIGTERM that leaves nothing running, even
+ * during start-up (docs/front.md, "`npm start`"). package.json runs it with `exec`, so the signals
+ * npm forwards reach it.
  */
 import path from 'node:path';
 import { configOrExit } from '../api/config.ts';

@@ -1,10 +1,8 @@
 /**
- * Operator command for the waitlist (`npm run waitlist -- --help`), on whichever engine the
- * configuration selects, while the service runs (api/sidecar/operator/access.ts: PostgreSQL
- * directly; JSON through the sidecar's operator socket, or the file itself when no sidecar runs).
- * Nothing here prints an address from the data except the export, the one record `show` was asked
- * for, `check --list` and `invite --json`'s lines, all on stdout; messages echo only what the
- * operator typed.
+ * Operator command for the waitlist (`npm run waitlist -- --help`, docs/operator.md), on whichever
+ * engine the configuration selects, while the service runs (api/sidecar/operator/access.ts).
+ * Addresses from the data go to stdout only, and only where a command is asked for them (export,
+ * show, check --list, invite --json); messages echo only what the operator typed.
  */
 import { resolve } from 'node:path';
 import { configOrExit } from '../api/config.ts';

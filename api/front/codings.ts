@@ -1,10 +1,8 @@
 /**
  * The compressed forms of a static file: brotli and gzip at their best settings, kept only when
- * they save bytes. Best-quality brotli is slow (a noticeable start-up cost for a whole site), so the
- * build makes them once and writes them beside each file (`index.html.br`, `index.html.gz`, the
- * names nginx's `gzip_static` and `brotli_static` read); the front takes them from there at start,
- * after checking that each one still unpacks to its file, and compresses only what has none. Both
- * read the site the same way (readSite).
+ * they save bytes. Best-quality brotli is slow, so the build writes them beside each file (the
+ * names nginx's `gzip_static` and `brotli_static` read) and the front reads them back at start
+ * (docs/front.md, "Negotiation"). Both read the site the same way (readSite).
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';

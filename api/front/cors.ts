@@ -1,10 +1,7 @@
 /**
  * Cross-origin use of the API by browser scripts (Fetch standard, CORS protocol), off unless
- * CORS_ORIGINS lists origins. Only what a web page of a partner needs: signing up and reading
- * statistics. The token endpoint is left out on purpose: a client secret does not belong in a
- * browser, so a page gets its statistics token from its own server (docs/front.md, "CORS").
- * Origins not on the list get no CORS header at all, and their preflight reaches the sidecar
- * like any OPTIONS (405), which the browser reports as a CORS failure.
+ * CORS_ORIGINS lists origins: signing up and reading statistics only, never the token endpoint
+ * (a client secret does not belong in a browser). docs/front.md, "CORS".
  */
 import type http from 'node:http';
 import { API_PATHS, API_VERSION, ENV_PREFIX, ENVIRONMENTS } from '../contract/index.ts';

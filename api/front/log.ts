@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
-import { Redacted, REQUEST_MESSAGE, redactString, type Logger } from '../log/logger.ts';
+import type { Logger } from '../log/logger.ts';
 import { redact, redactPath } from '../log/redact.ts';
 import { acceptableRequestId, REQUEST_ID_HEADER } from '../log/request-id.ts';
 import type { Trusted } from '../net/client-address.ts';
@@ -62,10 +62,10 @@ export function requestTracker({ trusted, logger, onFinish, now = () => performa
       const method = req.method ?? '-';
       onFinish?.({ method, target, isApi, status: res.statusCode, ms });
       if (!logger) return;
-      const fields: Record<string, string | number | boolean> = { reqId: redactString(id), method: redactString(method), path: redactPath(target), status: res.statusCode, ms: Math.round(ms * 10) / 10 };
+      const fields: Record<string, string | number | boolean> = { reqId: id, method, path: redactPath(target), status: res.statusCode, ms: Math.round(ms * 10) / 10 };
       // The client or the connection went away before the whole answer was sent.
       if (!res.writableFinished) fields.aborted = true;
-      logger.info(new Redacted(fields), REQUEST_MESSAGE);
+      logger.info(fields, 'request');
     });
   };
 }

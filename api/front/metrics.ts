@@ -1,11 +1,28 @@
 /**
  * The front's metrics: it sees every request, so request counts, latencies, accepted sign-ups and
- * rate-limit refusals are counted here, per operation (api/metrics/operation.ts), environment and
- * status. The sidecar's own numbers (store commits) come over IPC when scraped (ipc.ts).
+ * rate-limit refusals are counted here, per operation, environment and status. The sidecar's own
+ * numbers (store commits) come over IPC when scraped (api/metrics/ipc.ts).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ENV_PREFIX, MCP_ROUTE, ROUTES } from '../contract/index.ts';
 import type { Finished } from './log.ts';
-import { operationOf, SIGNUP_OPERATIONS } from '../metrics/operation.ts';
+
+const byPath = new Map<string, string>([...ROUTES, MCP_ROUTE].map((route) => [route.path, route.id]));
+
+/**
+ * The operation a request belongs to, a bounded set of labels however many paths clients invent:
+ * the contract's route id for the API (`unknown` for a path it does not have), `site` for the rest.
+ */
+function operationOf(target: string, isApi: boolean): { operation: string; environment: 'production' | 'sandbox' | 'none' } {
+  if (!isApi) return { operation: 'site', environment: 'none' };
+  const path = target.split('?', 1)[0];
+  const sandbox = path === ENV_PREFIX.sandbox || path.startsWith(`${ENV_PREFIX.sandbox}/`);
+  const own = sandbox ? path.slice(ENV_PREFIX.sandbox.length) : path;
+  return { operation: byPath.get(own) ?? 'unknown', environment: sandbox ? 'sandbox' : 'production' };
+}
+
+/** Route ids whose success means a sign-up was accepted (stored, updated or silently discarded). */
+const SIGNUP_OPERATIONS = new Set<string>(ROUTES.filter((route) => route.tag === 'Waitlist').map((route) => route.id));
 
 /** Seconds: from a page answered from memory up to a sign-up waiting for its commit to disk. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

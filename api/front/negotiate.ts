@@ -10,10 +10,9 @@ export type Coding = 'br' | 'gzip' | 'identity';
 export type Primary = 'html' | 'json';
 
 /**
- * The offers per primary kind, the primary first: it is the default whenever the ranking leaves
- * the choice open (the wildcards `text/*` and star-slash-star). With their charset, so a range
- * such as `text/markdown;charset=utf-8` matches too. `text/x-markdown` is the pre-RFC 7763 name
- * that some clients still send; it selects the same twin.
+ * The offers per primary kind, the primary first: the default whenever the ranking leaves the
+ * choice open. With their charset, so `text/markdown;charset=utf-8` matches too; `text/x-markdown`
+ * is the pre-RFC 7763 name some clients still send.
  */
 const MARKDOWN_OFFERS = ['text/markdown;charset=utf-8', 'text/x-markdown;charset=utf-8'] as const;
 const OFFERS: Record<Primary, readonly string[]> = {
@@ -32,12 +31,8 @@ const MAX_CHOSEN = 1_000;
 const MAX_KEPT_LENGTH = 512;
 
 /**
- * Which representation of a page to send for an `Accept` value.
- *
- * negotiator ranks by q-value, then by specificity of the matching range (`text/markdown` beats
- * a wildcard), then by the order the client listed them; on a full tie HTML comes first. A range with
- * q=0 excludes the type (RFC 9110 §12.4.2), and when neither type is acceptable the front sends
- * HTML anyway rather than 406 (RFC 9110 §12.1 allows ignoring Accept).
+ * Which representation of a page to send for an `Accept` value: negotiator's ranking, HTML on a
+ * full tie and when neither is acceptable, never 406 (RFC 9110 §12.1; docs/front.md, "Negotiation").
  */
 export function negotiatePage(accept: string | undefined, primary: Primary = 'html'): Variant {
   if (accept === undefined) return 'html';

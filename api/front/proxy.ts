@@ -1,22 +1,7 @@
 /**
- * /api/… and /sandbox/api/… go to the sidecar: same method, path and query, over kept-alive
- * connections (a Unix domain socket by default). The request's body is read first and sent with
- * its head, as nginx's `proxy_request_buffering` does: no sidecar connection waits on a slow
- * client, and a request can be sent again. The answer is streamed, never buffered whole.
- *
- * One client's request never changes another's answer:
- * - the front holds and sends at most one byte past the contract's body limit: enough for the
- *   sidecar to answer 413, and the rest of such an upload is read and dropped, so the client's
- *   connection can carry its next request (or is cut by REQUEST_TIMEOUT_MS);
- * - no pipelining on sidecar connections, so a slow answer never holds up another;
- * - an idempotent request that meets a connection the sidecar closed or reset is repeated once, on
- *   a connection of its own.
- *
- * A sidecar restart costs no request it never saw: a request that found no sidecar (none known,
- * connection refused, socket missing) was not processed, so it waits for the next one for up to
- * SIDECAR_HOLD_MS, looking again every HOLD_TICK_MS, and is then forwarded, even a POST; only a
- * request the sidecar received and did not answer is a 500 (exchange.ts). A sidecar that is down,
- * slow to connect or dies mid-request never leaves the client hanging.
+ * /api/… and /sandbox/api/… go to the sidecar, the body read whole first and the answer streamed;
+ * what one client sends never changes another's answer, and a request that never reached a
+ * sidecar waits for the next one (docs/front.md, "The proxy and X-Forwarded-For").
  */
 import type http from 'node:http';
 import { Client, Pool, type Dispatcher } from 'undici';

@@ -7,7 +7,7 @@
  */
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
-import type { LogLevel } from './levels.ts';
+import type { Config } from '../config.ts';
 import { redact } from './redact.ts';
 
 export type { Logger } from 'pino';
@@ -18,7 +18,7 @@ const REQUEST_FIELDS = ['method', 'path', 'status', 'ms', 'aborted'];
 /** Without LOG_FORMAT: pretty when stdout is a terminal, else json. */
 export function createLogger(
   name: 'front' | 'sidecar',
-  settings: { LOG_FORMAT?: 'json' | 'pretty'; LOG_LEVEL: LogLevel },
+  settings: Pick<Config, 'LOG_FORMAT' | 'LOG_LEVEL'>,
   destination?: DestinationStream,
 ): Logger {
   const format = settings.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
@@ -30,8 +30,6 @@ export function createLogger(
     formatters: { level: (label) => ({ level: label }) },
     hooks: {
       logMethod(args, method) {
-        // A request line's fields were redacted one by one where they were made (Redacted).
-        if (args[0] instanceof Redacted && (args.length === 1 || (args.length === 2 && args[1] === REQUEST_MESSAGE))) return method.apply(this, args);
         method.apply(this, args.map(redactValue) as Parameters<typeof method>);
       },
     },
@@ -90,20 +88,6 @@ const PLAIN = /^[\w./:+=,;()[\]-]*$/;
 /** redact(), with the shortcut above (test/api/logs.test.ts holds the two equal). */
 export function redactString(text: string): string {
   return PLAIN.test(text) && !text.includes('eyJ') ? text : redact(text);
-}
-
-/** The request line's message (api/front/log.ts). */
-export const REQUEST_MESSAGE = 'request';
-
-/**
- * Log fields whose strings have been redacted already, each by the redaction it needs (the request
- * line: the path by redactPath, the other strings by redactString): the logger's hook passes them
- * on without copying and checking them again.
- */
-export class Redacted {
-  constructor(fields: Record<string, string | number | boolean>) {
-    Object.assign(this, fields);
-  }
 }
 
 /** Strings redacted; objects one level deep (pino's merging object); errors by message and stack. */

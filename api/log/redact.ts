@@ -43,21 +43,12 @@ function* spellings(word: string): Generator<string> {
 
 /** Percent-decoding that never throws: invalid UTF-8 becomes U+FFFD, a stray `%` stays. */
 export function percentDecode(text: string): string {
-  if (!/%[0-9a-f]{2}/i.test(text)) return text;
-  const bytes: number[] = [];
-  const encoder = new TextEncoder();
-  for (let i = 0; i < text.length; ) {
-    const hex = text[i] === '%' ? text.slice(i + 1, i + 3) : '';
-    if (/^[0-9a-f]{2}$/i.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16));
-      i += 3;
-    } else {
-      const char = String.fromCodePoint(text.codePointAt(i)!);
-      bytes.push(...encoder.encode(char));
-      i += char.length;
-    }
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    // An escape that is not UTF-8, or a stray `%`: each run of escapes is decoded on its own.
+    return text.replace(/(?:%[0-9a-f]{2})+/gi, (run) => Buffer.from(run.replaceAll('%', ''), 'hex').toString());
   }
-  return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
 /** A path is logged up to this many characters; longer ones are cut after redaction. */

@@ -5,6 +5,7 @@
  * of each engine it uses. Nothing crosses the channel on the request path.
  */
 import type { ChildProcess } from 'node:child_process';
+import { on } from 'node:events';
 import type { Readiness } from './readiness.ts';
 
 /** The questions and the type of their answers. */
@@ -27,25 +28,20 @@ let nextId = 1;
  * In the supervisor: one question to the child over IPC; undefined when it exits, is gone, or is
  * slower than timeoutMs (for readiness: then it is not ready).
  */
-export function ask<Q extends Question>(child: ChildProcess, type: Q, timeoutMs: number): Promise<Answers[Q] | undefined> {
+export async function ask<Q extends Question>(child: ChildProcess, type: Q, timeoutMs: number): Promise<Answers[Q] | undefined> {
+  if (!child.connected) return undefined;
   const id = nextId++;
-  return new Promise((resolve) => {
-    const done = (result: Answers[Q] | undefined) => {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(result);
-    };
-    const onMessage = (message: Message) => {
-      if (message?.type === type && message.id === id) done(message.value as Answers[Q]);
-    };
-    const onExit = () => done(undefined);
-    const timer = setTimeout(() => done(undefined), timeoutMs);
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-    if (!child.connected) return done(undefined);
-    child.send({ type: `${type}?`, id } satisfies Message, (error) => error && done(undefined));
-  });
+  // Listening before asking; a child that exits or drops the channel ends the wait.
+  const messages = on(child, 'message', { signal: AbortSignal.timeout(timeoutMs), close: ['exit', 'disconnect'] });
+  child.send({ type: `${type}?`, id } satisfies Message, () => {});
+  try {
+    for await (const [message] of messages as AsyncIterable<[Message]>) {
+      if (message?.type === type && message.id === id) return message.value as Answers[Q];
+    }
+  } catch {
+    // Slower than timeoutMs.
+  }
+  return undefined;
 }
 
 /** In the sidecar: answer the parent's questions of this type with what `produce` gives. */

@@ -1,11 +1,7 @@
 /**
- * The metrics listener: off unless METRICS_PORT is set, on METRICS_HOST (loopback by default),
- * never on the public port (where unknown paths stay 404, as the contract says). It answers:
- * - GET /metrics: the front's registry followed by the sidecar's;
- * - GET /livez: 200 while this process answers (a supervisor restarts it when it does not);
- * - GET /readyz: 200 while this instance can serve (metrics/readiness.ts: an engine the product
- *   serves without, Redis, may be away and is named in `degraded`), else 503, with the engines as
- *   JSON ({engine, state, since, lastError}), for a balancer or a monitor.
+ * The metrics listener on METRICS_HOST:METRICS_PORT, never on the public port (where unknown paths
+ * stay 404, as the contract says): GET /metrics (the front's registry, then the sidecar's), /livez
+ * and /readyz (docs/deploy.md, "Readiness: /livez and /readyz").
  */
 import { once } from 'node:events';
 import http from 'node:http';

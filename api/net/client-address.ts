@@ -1,13 +1,7 @@
 /**
- * Who the client is, for both processes (contract part 8: "per source address"). Built on
- * ipaddr.js, so IPv4, IPv6 (zones, `::`, dotted tails) and IPv4-mapped IPv6 are parsed one way.
- *
- * - The front writes X-Forwarded-For: one address, the client's, never appended to. It believes
- *   an incoming X-Forwarded-For only from a peer in TRUST_PROXY.
- * - The sidecar believes X-Forwarded-For from a peer in TRUST_PROXY, and from a connection with
- *   no peer address: its Unix domain socket (mode 0600, so only the front's user reaches it) and
- *   in-process requests (tests). Loopback is not trusted as such: on TCP, any local process is
- *   a loopback peer.
+ * Who the client is, for both processes (contract part 8: "per source address"), on ipaddr.js so
+ * every spelling of an address parses one way. Whose X-Forwarded-For is believed: docs/api.md,
+ * "Where the sidecar listens, and the client address".
  */
 import ipaddr from 'ipaddr.js';
 import { ConfigError } from '../config.ts';

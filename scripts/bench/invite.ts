@@ -1,15 +1,10 @@
 /**
- * `npm run bench -- invite`: what an invite run at the default `--rate 5` costs the sign-ups.
- * 32 clients post sign-ups back to back through the front for three windows: without a run, with
- * `npm run waitlist -- invite --rate 5` sending to a local SMTP server (smtp-server, accepting and
- * discarding), and without again. The two windows without say what chance alone moves the p99
- * by; the run's window holds when its p99 is at most the higher of theirs plus their difference.
- * On each store at 100,000 records.
- * Options: --records N, --duration S (10), --store json|postgres, --before DIR.
+ * `npm run bench -- invite`: sign-ups without an invite run, beside `invite --rate 5` sending to a
+ * local SMTP server, and without again; the two windows without are the noise (docs/performance.md).
  */
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
-import { measure, signUps, type Measured } from './load.ts';
+import { CONNECTIONS, measure, signUps, type Measured } from './load.ts';
 import { benchDir, checkouts, during, numberOption, phase, stores, type Checkout } from './options.ts';
 import { startPostgres } from './postgres.ts';
 import { command, productEnv, startProduct } from './processes.ts';
@@ -18,7 +13,6 @@ import { count, ms, ratio, table } from './table.ts';
 
 const RECORDS = numberOption('records', 100_000);
 const DURATION = numberOption('duration', 10);
-const CONNECTIONS = 32;
 const RATE = 5;
 /** Enough members for the run to outlast its window, with its start-up. */
 const INVITES = RATE * (Math.ceil(DURATION) + 3);
@@ -67,7 +61,7 @@ async function windows(store: 'json' | 'postgres', checkout: Checkout): Promise<
   const product = await during(`${checkout.label}: starting the product on ${store}`, startProduct(checkout, settings.DATA_DIR, settings));
   try {
     let window = 0;
-    const load = (what: string) => during(`${checkout.label}, ${store}: sign-ups ${what}, ${DURATION} s`, measure({ url: product.url }, signUps(`${name}-${window++}`), CONNECTIONS, DURATION));
+    const load = (what: string) => during(`${checkout.label}, ${store}: sign-ups ${what}, ${DURATION} s`, measure({ url: product.url }, signUps(`${name}-${window++}`), DURATION));
     const before = await load('without a run');
     const sentBefore = received;
     // The seeded members' domain takes no mail, so the run would leave them all out: a resolver

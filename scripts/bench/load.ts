@@ -1,5 +1,5 @@
 /**
- * One closed-loop load: `connections` clients sending requests back to back over kept-alive
+ * One closed-loop load: CONNECTIONS clients sending requests back to back over kept-alive
  * connections (autocannon), to a URL or to the sidecar's Unix socket. Latencies come from
  * autocannon's 'response' event, exact to the microsecond: its own histogram keeps whole
  * milliseconds, and most loopback answers take less than one.
@@ -7,6 +7,9 @@
 import autocannon, { type Options } from 'autocannon';
 import { API_PATHS } from '../../api/contract/index.ts';
 import { cpuSeconds } from './processes.ts';
+
+/** Clients sending back to back in every load: the envelope's 32. */
+export const CONNECTIONS = 32;
 
 /** A URL, or the sidecar's Unix socket instead of the URL's host and port. */
 export type Target = Pick<Options, 'url' | 'socketPath'>;
@@ -30,8 +33,8 @@ export interface Measured {
   failed: number;
 }
 
-/** Loads the target for `seconds` after a one-second warm-up (the JIT, kept-alive connections). */
-export async function measure(target: Target, request: Request, connections: number, seconds: number, pid?: number): Promise<Measured> {
+/** Loads the target with CONNECTIONS clients for `seconds` after a one-second warm-up (the JIT, kept-alive connections). */
+export async function measure(target: Target, request: Request, seconds: number, pid?: number): Promise<Measured> {
   let n = 0;
   const body = request.body;
   // setupRequest builds each request afresh, its Content-Length included.
@@ -39,7 +42,7 @@ export async function measure(target: Target, request: Request, connections: num
   const options = {
     url: target.url,
     socketPath: target.socketPath,
-    connections,
+    connections: CONNECTIONS,
     requests: [{ method: request.method ?? 'GET', path: request.path, headers: request.headers, ...setupRequest }],
   };
   await autocannon({ ...options, duration: 1 });

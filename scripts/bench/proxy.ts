@@ -1,21 +1,16 @@
 /**
- * `npm run bench -- proxy`: what the front's hop costs an API request. The status probe and a
- * JSON sign-up, each sent through the front and straight to the sidecar's Unix socket (the
- * default set-up: the front reaches the sidecar there), 32 kept-alive connections, interleaved
- * rounds, the median shown. CPU per request of the product's processes (the front and its sidecar
- * child) says what the hop costs, steadily where latencies on a busy machine are not.
- * Options: --duration S (5), --rounds N (3), --before DIR.
+ * `npm run bench -- proxy`: the status probe and a sign-up through the front and straight to the
+ * sidecar's socket; CPU per request says what the hop costs (docs/performance.md).
  */
 import path from 'node:path';
 import { API_PATHS } from '../../api/contract/index.ts';
-import { interleaved, measure, signUps, type Request, type Target } from './load.ts';
+import { CONNECTIONS, interleaved, measure, signUps, type Request, type Target } from './load.ts';
 import { benchDir, checkouts, during, numberOption } from './options.ts';
 import { startProduct, type Product } from './processes.ts';
 import { count, ms, ratio, table } from './table.ts';
 
 const DURATION = numberOption('duration', 5);
 const ROUNDS = numberOption('rounds', 3);
-const CONNECTIONS = 32;
 
 const tmp = benchDir('proxy');
 const products: Product[] = [];
@@ -36,7 +31,7 @@ try {
     let run = 0;
     const results = await interleaved(routes.length, ROUNDS, (i, round) => {
       const label = `${name}, round ${round + 1}/${ROUNDS}: ${routes[i][0]}, ${DURATION} s`;
-      return during(label, measure(routes[i][1], request(run++), CONNECTIONS, DURATION, routes[i][2]));
+      return during(label, measure(routes[i][1], request(run++), DURATION, routes[i][2]));
     });
     routes.forEach(([route], i) => {
       const m = results[i];

@@ -1,15 +1,11 @@
 /**
- * `npm run bench -- report`: what `npm run waitlist -- report` (the HTML page with charts, its
- * default) costs the operator, on the JSON store at 100,000 records and on PostgreSQL at
- * 1,000,000: wall time and peak memory of the whole command (GNU time), against `waitlist count`
- * on the same data, the cost of starting a command and reaching the store. Each is the median of
- * --rounds runs.
- * Options: --records N (both stores), --rounds N (3), --store json|postgres, --before DIR.
+ * `npm run bench -- report`: `waitlist report` (HTML) on each store at its envelope size, wall
+ * time and peak memory against `waitlist count` on the same data (docs/performance.md).
  */
 import path from 'node:path';
 import { benchDir, checkouts, during, numberOption, stores } from './options.ts';
 import { startPostgres } from './postgres.ts';
-import { command, productEnv, type CommandRun } from './processes.ts';
+import { mustRun, productEnv, type CommandRun } from './processes.ts';
 import { seedStore } from './seed.ts';
 import { count, ratio, table } from './table.ts';
 
@@ -29,9 +25,7 @@ try {
       for (let round = 0; round < ROUNDS; round++) {
         for (const kind of ['report', 'count'] as const) {
           const args = kind === 'report' ? ['report', '--out', path.join(tmp, `${name}.html`)] : ['count'];
-          const run = await during(`${checkout.label}: waitlist ${kind} on ${store}, round ${round + 1}/${ROUNDS}`, command(checkout, 'scripts/waitlist.ts', args, env));
-          if (run.code !== 0) throw new Error(`waitlist ${args.join(' ')} exited with ${run.code}:\n${run.stderr}`);
-          runs[kind].push(run);
+          runs[kind].push(await during(`${checkout.label}: waitlist ${kind} on ${store}, round ${round + 1}/${ROUNDS}`, mustRun(checkout, 'scripts/waitlist.ts', args, env)));
         }
       }
       const [report, reference] = [middle(runs.report), middle(runs.count)];

@@ -1,10 +1,6 @@
 /**
- * `npm run bench [-- NAME … --before DIR --duration S --rounds N --records N --store json|postgres]`:
- * runs each bench of this folder named (or all of them), one after the other, each as a process of
- * its own with the same options, and says which one starts and how long each took. One failing
- * bench does not stop the others; the exit code is 1 if any failed.
- * `--before DIR`: every bench also runs the product of the checkout in DIR (a worktree of an older
- * commit, with node_modules) in the same run, and prints after/before ratios.
+ * `npm run bench [-- NAME … OPTIONS]`: each bench named (or all), one after the other, each a
+ * process of its own with the same options; exit 1 if any failed (docs/performance.md).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -16,7 +12,6 @@ const BENCHES = {
   stats: 'the statistics on PostgreSQL at 1,000,000 records, exact on every instance, against the h3 floor',
   report: 'the report command on both stores, against `waitlist count`',
   invite: "invite --rate 5 beside 32 clients' sign-ups, against the same load without it",
-  clean: 'check over 100,000 members at 5,000 domains (local DNS) and erase --from of 10,000, against `waitlist count`',
 } as const;
 
 const USAGE = `usage: npm run bench -- [NAME …] [--before DIR] [--duration S] [--rounds N] [--records N] [--store json|postgres]

@@ -1,21 +1,16 @@
 /**
- * `npm run bench -- static`: what a page costs the front when a browser asks for it. The built
- * site served by the product (`npm start`, writing its request line) and by nginx (nginx.conf, the configuration
- * docs/static-hosting.md publishes, with a buffered access log) from the same dist/, 32 kept-alive
- * connections per run, interleaved rounds, the median shown. CPU per request of each server comes
- * from /proc: unlike requests per second, it hardly moves with what else the machine does.
- * Options: --duration S (5), --rounds N (3), --before DIR.
+ * `npm run bench -- static`: the built site from the product and from nginx (nginx.conf, the
+ * configuration docs/static-hosting.md publishes), asked as a browser asks (docs/performance.md).
  */
 import path from 'node:path';
 import { PAGE_PATHS, THANKS_PATHS, twinPath } from '../../api/contract/index.ts';
-import { interleaved, measure } from './load.ts';
+import { CONNECTIONS, interleaved, measure } from './load.ts';
 import { benchDir, checkouts, during, numberOption } from './options.ts';
 import { nginx, startProduct, type Product } from './processes.ts';
 import { count, ms, ratio, table } from './table.ts';
 
 const DURATION = numberOption('duration', 5);
 const ROUNDS = numberOption('rounds', 3);
-const CONNECTIONS = 32;
 const PATHS = [PAGE_PATHS.home.en, THANKS_PATHS.en, twinPath(THANKS_PATHS.en)];
 /**
  * What Chromium sends when it opens a page, so the front negotiates as it does for a visitor. No
@@ -35,7 +30,7 @@ try {
   for (const target of PATHS) {
     const results = await interleaved(servers.length, ROUNDS, (i, round) => {
       const label = `${target}, round ${round + 1}/${ROUNDS}: ${servers[i].name}, ${DURATION} s`;
-      return during(label, measure({ url: servers[i].url }, { path: target, headers: BROWSER }, CONNECTIONS, DURATION, servers[i].pid));
+      return during(label, measure({ url: servers[i].url }, { path: target, headers: BROWSER }, DURATION, servers[i].pid));
     });
     const reference = results.at(-1)!;
     const bytes = await Promise.all(servers.map((server) => fetch(server.url + target, { headers: BROWSER }).then(async (res) => (await res.arrayBuffer()).byteLength)));

@@ -1,16 +1,12 @@
 /**
- * `npm run bench -- stats`: the statistics on PostgreSQL at 1,000,000 records, exact and
- * immediate on every instance. Two products share one database; a sign-up through one must show
- * in the next statistics the other answers, and `waitlist stats --verify` recounts every record.
- * Then 32 clients poll the statistics straight at the sidecar's socket, against the h3 floor
- * (h3-floor.ts: an h3 app answering the same body as a constant), interleaved rounds, median shown.
- * Options: --records N, --duration S (5), --rounds N (3), --before DIR.
+ * `npm run bench -- stats`: two products on one PostgreSQL database, the statistics exact and
+ * immediate on both, then polled at the sidecar's socket against the h3 floor (docs/performance.md).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { API_PATHS } from '../../api/contract/index.ts';
 import { freePort, waitForPort } from '../ports.ts';
-import { interleaved, measure, signUps, type Request, type Target } from './load.ts';
+import { CONNECTIONS, interleaved, measure, signUps, type Request, type Target } from './load.ts';
 import { benchDir, checkouts, during, numberOption, type Checkout } from './options.ts';
 import { startPostgres } from './postgres.ts';
 import { command, mustRun, productEnv, startProduct, stop, type Product } from './processes.ts';
@@ -20,7 +16,6 @@ import { count, ms, ratio, table } from './table.ts';
 const RECORDS = numberOption('records', 1_000_000);
 const DURATION = numberOption('duration', 5);
 const ROUNDS = numberOption('rounds', 3);
-const CONNECTIONS = 32;
 
 const tmp = benchDir('stats');
 const postgres = await during('starting PostgreSQL', startPostgres());
@@ -53,7 +48,7 @@ try {
     routes.push(['h3 floor', { url: `http://127.0.0.1:${floorPort}` }, { path: API_PATHS.stats }]);
     const results = await interleaved(routes.length, ROUNDS, (i, round) => {
       const [name, target, request] = routes[i];
-      return during(`statistics, round ${round + 1}/${ROUNDS}: ${name}, ${DURATION} s`, measure(target, request, CONNECTIONS, DURATION));
+      return during(`statistics, round ${round + 1}/${ROUNDS}: ${name}, ${DURATION} s`, measure(target, request, DURATION));
     });
     const floorResult = results.at(-1)!;
     const rows = routes.map(([name], i) => {
@@ -80,7 +75,7 @@ async function start(checkout: Checkout, url: string, name: string): Promise<Pro
 
 /** A client made by `npm run clients -- create`, and its access token (client credentials, RFC 6749 §4.4). */
 async function token(checkout: Checkout, url: string, product: Product): Promise<string> {
-  const created = JSON.parse(await mustRun(checkout, 'scripts/clients.ts', ['create', '--json', 'bench'], productEnv({ DATABASE_URL: url })));
+  const created = JSON.parse((await mustRun(checkout, 'scripts/clients.ts', ['create', '--json', 'bench'], productEnv({ DATABASE_URL: url }))).stdout);
   const res = await fetch(product.url + API_PATHS.token, {
     method: 'POST',
     headers: { authorization: `Basic ${Buffer.from(`${created.client_id}:${created.client_secret}`).toString('base64')}` },

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { normaliseEmail } from '../../api/sidecar/domain/email.ts';
 import { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
-import { confirmed, EXIT } from '../cli.ts';
+import { askToGoOn, EXIT } from '../cli.ts';
 import { progressBar } from './progress.ts';
 import { withStore } from './store.ts';
 
@@ -29,14 +29,10 @@ export async function eraseList(source: string, yes: boolean): Promise<number> {
     if (!WaitlistRecord.shape.email.safeParse(email).success) problems.push([i + 1, `${JSON.stringify(typed)}: not an e-mail address`]);
     else if (!addresses.has(email)) addresses.set(email, { line: i + 1, typed });
   });
-  const answer = yes || addresses.size === 0 || (await confirmed(`Erase the records of ${addresses.size} address(es)? This cannot be undone.`));
-  if (answer === 'no-terminal') {
-    process.stderr.write(`error: ${addresses.size} record(s) would be erased: confirm on a terminal, or add --yes\n`);
-    return EXIT.usage;
-  }
-  if (!answer) {
-    process.stderr.write('Nothing was erased.\n');
-    return EXIT.error;
+  if (!yes && addresses.size > 0) {
+    const question = `Erase the records of ${addresses.size} address(es)? This cannot be undone.`;
+    const stop = await askToGoOn(question, `${addresses.size} record(s) would be erased`, { message: 'Nothing was erased.', code: EXIT.error });
+    if (stop !== undefined) return stop;
   }
   let erased = 0;
   const where = await withStore('write', async ({ store, where }) => {

@@ -1,13 +1,9 @@
 /**
- * What an invite run shows while it goes: a progress bar on a terminal (stderr: sent, failed,
- * left, rate, time left), and with --json one JSON line per member outcome on stdout, the only
- * place an address appears, then a summary line. Log lines never hold an address: server replies
- * are passed through the log redaction (a reply often quotes the recipient).
- *
- * Before that, the members an earlier run claimed and never confirmed: it stopped (a crash, a kill,
- * a lost connection) between handing their message to the mail server and the server's answer, so
- * they may have it. Every run lists them first; none is sent again or skipped silently. The log
- * names them by Message-ID (to look up in the mail server's log), --json by address too.
+ * What an invite run shows while it goes: a progress bar on a terminal (stderr), and with --json
+ * one JSON line per member outcome on stdout, the only place an address appears, then a summary
+ * line. Server replies are passed through the log redaction (a reply often quotes the recipient).
+ * First, the members an earlier run left claimed and unconfirmed (docs/operator.md, "Failure
+ * states and what to do"): listed by Message-ID, never sent again or skipped silently.
  */
 import type { Outcome, RunSummary } from '../../api/invite/run.ts';
 import { redact } from '../../api/log/redact.ts';

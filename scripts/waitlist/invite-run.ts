@@ -20,7 +20,7 @@ import { StartupError } from '../../api/sidecar/store/errors.ts';
 import { fillMessage, memberValues } from '../../site/lib/messages/placeholders.ts';
 import { TemplateError } from '../../site/lib/messages/template-file.ts';
 import { loadMessage } from '../../site/lib/messages/templates.ts';
-import { confirmed, EXIT, printJson, UsageError, type Parsed } from '../cli.ts';
+import { askToGoOn, EXIT, numberOption, printJson, UsageError, type Parsed } from '../cli.ts';
 import { reportUnconfirmed, runOutput } from './invite-output.ts';
 import { dryRun, leftOutLine, nextInvitees, perLanguage } from './invite-preview.ts';
 import { withStore } from './store.ts';
@@ -55,15 +55,6 @@ async function invitationRenderer(config: Config): Promise<Renderer> {
   };
 }
 
-function wholeNumber(name: string, value: string | boolean | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isFinite(n) || n < min || (name === 'count' && !Number.isInteger(n))) {
-    throw new UsageError(`--${name} must be ${name === 'count' ? 'a whole number' : 'a number'} of at least ${min}, not ${JSON.stringify(value)}`);
-  }
-  return n;
-}
-
 /** `invite --to ADDRESS`: one sample of each language to the operator's own address; nobody is marked. */
 async function sendSamples(config: Config, render: Renderer, langs: Lang[], envelope: { from: string; to: string; domain: string }): Promise<number> {
   const mail = await openMailServer(config, 1);
@@ -87,8 +78,8 @@ async function sendSamples(config: Config, render: Renderer, langs: Lang[], enve
 }
 
 export async function run({ values }: Parsed): Promise<number> {
-  const count = wholeNumber('count', values.count, 1);
-  const rate = wholeNumber('rate', values.rate, 0) ?? 5;
+  const count = numberOption('count', values.count, { min: 1, whole: true });
+  const rate = numberOption('rate', values.rate, { min: 0 }) ?? 5;
   const to = typeof values.to === 'string' ? normaliseEmail(values.to) : undefined;
   if (to !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(to)) throw new UsageError(`--to must be an e-mail address, not ${JSON.stringify(values.to)}`);
   if (count === undefined && to === undefined) throw new UsageError('--count N is required (or --to ADDRESS for a sample)');
@@ -135,14 +126,10 @@ export async function run({ values }: Parsed): Promise<number> {
       process.stderr.write(`Dry run: ${picked.length} message(s) would go out (${perLanguage(picked)})${written}${leftOutLine(leftOut)}. Nobody was marked.\n`);
       return EXIT.ok;
     }
-    const answer = values.yes === true || (await confirmed(`Send ${picked.length} invitation(s) (${perLanguage(picked)}) from ${from} via ${config.SMTP_URL!.shown}?`));
-    if (answer === 'no-terminal') {
-      process.stderr.write(`error: ${picked.length} invitation(s) would go out (${perLanguage(picked)}): confirm on a terminal, or add --yes\n`);
-      return EXIT.usage;
-    }
-    if (!answer) {
-      process.stderr.write('Nothing was sent.\n');
-      return EXIT.ok;
+    if (values.yes !== true) {
+      const question = `Send ${picked.length} invitation(s) (${perLanguage(picked)}) from ${from} via ${config.SMTP_URL!.shown}?`;
+      const stop = await askToGoOn(question, `${picked.length} invitation(s) would go out (${perLanguage(picked)})`, { message: 'Nothing was sent.', code: EXIT.ok });
+      if (stop !== undefined) return stop;
     }
     const mail = await openMailServer(config, CONNECTIONS);
     const output = runOutput(picked.length, json);

@@ -1,36 +1,27 @@
 /**
- * `npm run waitlist -- report`: the founder's view of the waitlist as a self-contained HTML page
- * with charts (default), text for a terminal, or the numbers as JSON (docs/operator.md, "The
- * report"). The store answers per-day counts (signupsPerDay) and members per domain (for the
- * throwaway share); the records of the last 48 hours stream past for the hourly series
- * (api/report/recent.ts), of which only counts are kept.
- * On the JSON engine through the running sidecar. Nothing here prints an address.
+ * `npm run waitlist -- report` (docs/operator.md, "The report"): per-day counts and members per
+ * domain from the store, and the last 48 hours' records streamed past for the hourly series, of
+ * which only counts are kept (api/report/recent.ts). Nothing here prints an address.
  */
-import { randomBytes } from 'node:crypto';
-import { access, constants, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, constants, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { DISPOSABLE_DOMAINS } from '../../api/deliverability/throwaway-domains.ts';
 import { DEFAULT_DAYS, MAX_DAYS, reportPeriod, storeRange } from '../../api/report/period.ts';
 import { recentOf } from '../../api/report/recent.ts';
 import { buildReport, type Report } from '../../api/report/series.ts';
-import { EXIT, timeOption, UsageError, write, type Subcommand } from '../cli.ts';
+import { replaceFileDurably } from '../../api/sidecar/store/durable-file.ts';
+import { EXIT, numberOption, timeOption, UsageError, write, type Subcommand } from '../cli.ts';
 import { withStore } from './store.ts';
 
 const FORMATS = ['html', 'text', 'json'] as const;
 type Format = (typeof FORMATS)[number];
-
-function daysOption(value: string): number {
-  const days = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(days >= 1 && days <= MAX_DAYS)) throw new UsageError(`--days must be a whole number from 1 to ${MAX_DAYS}, not ${JSON.stringify(value)}`);
-  return days;
-}
 
 function periodOf(values: Record<string, string | boolean | undefined>) {
   // Every option of the period is a string option: parseArgs gives a string or nothing.
   const { now, days, since } = values as Record<string, string | undefined>;
   if (days !== undefined && since !== undefined) throw new UsageError('--days and --since both choose the first day: give one of them');
   const period = reportPeriod(now === undefined ? Date.now() : timeOption('now', now), {
-    days: days === undefined ? undefined : daysOption(days),
+    days: numberOption('days', days, { min: 1, max: MAX_DAYS, whole: true }),
     since: since === undefined ? undefined : new Date(timeOption('since', since)).toISOString(),
   });
   if (period.days < 1) throw new UsageError(`--since ${since} is after the report's last day, ${period.to}`);
@@ -49,18 +40,6 @@ async function render(format: Format, report: Report): Promise<string> {
 async function writableDirectory(dir: string): Promise<void> {
   if (!(await stat(dir)).isDirectory()) throw Object.assign(new Error(`${dir} is not a directory`), { code: 'ENOTDIR' });
   await access(dir, constants.W_OK);
-}
-
-/** Written whole or not at all: a temporary file beside the target, renamed over it. */
-async function writeWhole(path: string, text: string): Promise<void> {
-  const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, text, { mode: 0o644 });
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
 }
 
 const WHY: Record<string, string> = {
@@ -110,7 +89,8 @@ export const report: Subcommand = {
       await write(text);
       return EXIT.ok;
     }
-    await writeWhole(out, text).catch((error) => cannotWrite(out, error));
+    // Written whole or not at all: a temporary file beside the target, renamed over it.
+    await replaceFileDurably(out, [Buffer.from(text)]).catch((error) => cannotWrite(out, error));
     console.error(`Wrote the ${format} report of ${period.from} to ${period.to} to ${out}`);
     return EXIT.ok;
   },
