@@ -3,13 +3,13 @@
  * domain from the store, and the last 48 hours' records streamed past for the hourly series, of
  * which only counts are kept (api/report/recent.ts). Nothing here prints an address.
  */
-import { access, constants, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { access, constants, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { DISPOSABLE_DOMAINS } from '../../api/deliverability/throwaway-domains.ts';
 import { DEFAULT_DAYS, MAX_DAYS, reportPeriod, storeRange } from '../../api/report/period.ts';
 import { recentOf } from '../../api/report/recent.ts';
 import { buildReport, type Report } from '../../api/report/series.ts';
-import { replaceFileDurably } from '../../api/sidecar/store/durable-file.ts';
 import { EXIT, numberOption, timeOption, UsageError, write, type Subcommand } from '../cli.ts';
 import { withStore } from './store.ts';
 
@@ -40,6 +40,18 @@ async function render(format: Format, report: Report): Promise<string> {
 async function writableDirectory(dir: string): Promise<void> {
   if (!(await stat(dir)).isDirectory()) throw Object.assign(new Error(`${dir} is not a directory`), { code: 'ENOTDIR' });
   await access(dir, constants.W_OK);
+}
+
+/** Written whole or not at all: a temporary file beside the target, renamed over it. Readable by all (0644): a report holds only counts and is made to be shared. */
+async function writeWhole(path: string, text: string): Promise<void> {
+  const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, text, { mode: 0o644 });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }
 
 const WHY: Record<string, string> = {
@@ -89,8 +101,7 @@ export const report: Subcommand = {
       await write(text);
       return EXIT.ok;
     }
-    // Written whole or not at all: a temporary file beside the target, renamed over it.
-    await replaceFileDurably(out, [Buffer.from(text)]).catch((error) => cannotWrite(out, error));
+    await writeWhole(out, text).catch((error) => cannotWrite(out, error));
     console.error(`Wrote the ${format} report of ${period.from} to ${period.to} to ${out}`);
     return EXIT.ok;
   },
