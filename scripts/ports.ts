@@ -1,4 +1,4 @@
-/** Loopback ports for servers that the benchmarks and the tests start (test/support/stack.ts, test/deploy/nginx.ts, test/support/engines/dnsmasq.ts). */
+/** Loopback ports for servers that the benchmarks and the tests start (test/support/stack.ts, test/deploy/nginx.ts, dnsmasq.ts). */
 import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';

@@ -6,7 +6,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDomainCheck } from '../../api/deliverability/domain-check.ts';
-import { DNSMASQ_BINARY, startDnsmasq, type DnsServer } from '../support/engines/dnsmasq.ts';
+import { DNSMASQ_BINARY, startDnsmasq, type DnsServer } from '../../scripts/dnsmasq.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
 import { DOMAINS, ZONE } from './support/dns-zone.ts';
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBackend } from '../../api/sidecar/store/open-backend.ts';
 import type { WaitlistStore } from '../../api/sidecar/store/waitlist-store.ts';
-import { DNSMASQ_BINARY, startDnsmasq, type DnsServer } from '../support/engines/dnsmasq.ts';
+import { DNSMASQ_BINARY, startDnsmasq, type DnsServer } from '../../scripts/dnsmasq.ts';
 import { postgresBinDir } from '../support/engines/postgres.ts';
 import { describeWithEngine } from '../support/engines/require.ts';
 import { startSmtp, type SmtpHarness } from '../support/smtp.ts';

@@ -28,5 +28,5 @@ test('bench runner: an unknown bench name -> exit 2 and the list of benches', as
   const { code, stderr } = await bench(['nosuch']);
   expect(code).toBe(2);
   expect(stderr).toMatch(/no bench called nosuch/);
-  for (const name of ['static', 'proxy', 'signups', 'stats', 'report', 'invite']) expect(stderr).toContain(`  ${name} `);
+  for (const name of ['static', 'proxy', 'signups', 'stats', 'report', 'invite', 'clean']) expect(stderr).toContain(`  ${name} `);
 });

@@ -1,5 +1,5 @@
 /**
- * The DNS the deliverability tests ask (test/support/engines/dnsmasq.ts): one domain for each case
+ * The DNS the deliverability tests ask (scripts/dnsmasq.ts): one domain for each case
  * the check tells apart, with the verdict it must give.
  */
 export const ZONE = [

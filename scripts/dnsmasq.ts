@@ -1,5 +1,5 @@
 /**
- * A throwaway DNS server for the tests: Debian's dnsmasq (package
+ * A throwaway DNS server for the tests and the clean list's bench: Debian's dnsmasq (package
  * dnsmasq-base) on a free loopback port, answering from the records it is given (dnsmasq's
  * configuration lines, such as `mx-host=mx.test,mail.mx.test,10`) and nothing else: no /etc/hosts,
  * no resolv.conf, no upstream.
@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { freePort } from '../../../scripts/ports.ts';
+import { freePort } from './ports.ts';
 
 /** Debian installs it in /usr/sbin, which a user's PATH may lack. */
 export const DNSMASQ_BINARY = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/sbin']
