@@ -1,29 +1,21 @@
 /**
  * The MCP tools: the status probe, the sign-up and the statistics, each calling what the API's
- * route calls, so an agent gets the same validation, merge and answers as a JSON client. Schemas
- * are built from the contract's enums without ids, as MCP tool schemas carry no `$ref`.
+ * route calls, so an agent gets the same validation, merge and answers as a JSON client. The
+ * sign-up's schema is the contract's own, which carries no id (MCP tool schemas carry no `$ref`).
  */
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { BUILDING, EMAIL_MAX_LENGTH, LANGS, ROLES, SOURCES, statusBody, type Accepted } from '../../contract/index.ts';
+import { EMAIL_MAX_LENGTH, statusBody, WaitlistSignup, type Accepted } from '../../contract/index.ts';
 import { checkSignup } from '../domain/signup.ts';
 import { SANDBOX_STATS } from '../domain/stats.ts';
 import type { RouteContext } from '../deps.ts';
 
 export const STATS_TOOL = 'waitlist_stats';
 
-const JoinWaitlist = z
-  .object({
-    email: z.string().max(EMAIL_MAX_LENGTH).describe('E-mail address of the person joining; stored lower-cased.'),
-    consent: z
-      .literal(true)
-      .describe('Must be true, and only when the owner of the address has agreed to be stored and e-mailed about early access.'),
-    role: z.enum(ROLES).optional().describe('What describes the person best.'),
-    building: z.enum(BUILDING).optional().describe('What the person is building.'),
-    source: z.enum(SOURCES).optional().describe('Which form on the site the person used, if any.'),
-    lang: z.enum(LANGS).optional().describe('Language of the later notification; default en.'),
-  })
-  .strict();
+/** The contract's sign-up without its honeypot, the address as text: checkSignup normalises it before it validates, as for a JSON client. */
+const JoinWaitlist = WaitlistSignup.omit({ website: true }).extend({
+  email: z.string().max(EMAIL_MAX_LENGTH).describe('E-mail address of the person joining; stored lower-cased.'),
+});
 
 /** Tool errors name the field, so the agent can correct its call (MCP: errors an LLM can act on). */
 const FIELD_ERRORS = {
