@@ -1,7 +1,7 @@
 /**
  * First sign-ups per UTC day, counted by every answer (the report's raw numbers): aggregates only,
  * no address. `daySeriesOf` is the definition both engines are held to; the JSON engine runs it over
- * its records, PostgreSQL groups the same numbers in SQL (store/postgres/day-series.ts).
+ * its records, PostgreSQL groups the same numbers in SQL (store/postgres/waitlist-store.ts).
  */
 import { emptyCounts, tally, DAY_MS, type FieldCounts } from './stats.ts';
 import type { WaitlistRecord } from './record.ts';

@@ -5,12 +5,10 @@
  */
 import type pg from 'pg';
 import { DEFAULT_LANG, type WaitlistSignup, type WaitlistStats } from '../../../contract/index.ts';
-import { consentEvidence, type Channel } from '../../domain/consent.ts';
-import type { WaitlistRecord } from '../../domain/record.ts';
-import { emptyCounts, statsOf, windowStarts } from '../../domain/stats.ts';
+import { consentEvidence, type Channel, type WaitlistRecord } from '../../domain/record.ts';
+import { emptyCounts, statsOf, tally, windowStarts, type FieldCounts } from '../../domain/stats.ts';
 import type { CommitInfo, ExportFilter, WaitlistStore } from '../waitlist-store.ts';
 import type { DayRange, DaySeries } from '../../domain/day-series.ts';
-import { signupsPerDay } from './day-series.ts';
 import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
 import { STATS_FIELDS } from './stats-schema.ts';
 import type { Guard } from './engine-watch.ts';
@@ -43,6 +41,20 @@ const STATS_SQL = `
 SELECT field, value, sum(n)::bigint AS n FROM stats_answers GROUP BY 1, 2
 UNION ALL SELECT 'last7Days', NULL, stats_after($1)
 UNION ALL SELECT 'last30Days', NULL, stats_after($2)`;
+
+/**
+ * First sign-ups per UTC day (domain/day-series.ts is the definition): rows grouped by day and
+ * answers (at most 216 a day, never a record), summed in signupsPerDay into each question's series.
+ * One plain hash aggregate: GROUPING SETS per question would sort the range's rows once per question.
+ * $1 = since, $2 = until. The count before the range is the row whose day is NULL.
+ */
+const DAY_SERIES_SQL = `
+SELECT day::text AS day, lang, role, building, source, count(*) AS n
+FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, lang, role, building, source
+      FROM waitlist WHERE created_at >= $1 AND created_at < $2) AS range
+GROUP BY day, lang, role, building, source
+UNION ALL
+SELECT NULL, NULL, NULL, NULL, NULL, count(*) FROM waitlist WHERE created_at < $1`;
 
 /** Rows fetched per round trip of an export. */
 const EXPORT_BATCH = 1000;
@@ -141,9 +153,24 @@ export class PostgresWaitlistStore implements WaitlistStore {
     return Number(rows[0].n);
   }
 
-  /** One grouped query (day-series.ts): rows per day and answer, never records. */
-  signupsPerDay(range: DayRange): Promise<DaySeries> {
-    return this.#run(() => signupsPerDay(this.#pool, range));
+  /** One grouped query (DAY_SERIES_SQL): rows per day and answer, never records. */
+  async signupsPerDay(range: DayRange): Promise<DaySeries> {
+    const values = [range.since, range.until];
+    type Row = Record<'day' | 'lang' | 'role' | 'building' | 'source', string | null> & { n: string };
+    const { rows } = await this.#run(() => this.#pool.query<Row>({ name: 'waitlist-day-series', text: DAY_SERIES_SQL, values }));
+    let before = 0;
+    const byDay = new Map<string, FieldCounts>();
+    for (const row of rows) {
+      if (row.day === null) {
+        before = Number(row.n);
+        continue;
+      }
+      let counts = byDay.get(row.day);
+      if (!counts) byDay.set(row.day, (counts = emptyCounts()));
+      tally(counts, { ...row, lang: row.lang! }, Number(row.n));
+    }
+    const days = [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, counts]) => ({ day, counts }));
+    return { before, days };
   }
 
   async show(email: string): Promise<WaitlistRecord | undefined> {
