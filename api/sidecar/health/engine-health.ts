@@ -144,7 +144,7 @@ export class EngineHealth {
 /**
  * What an engine's wrapper throws when the engine cannot do the work (PostgreSQL unreachable, no
  * pool connection free in time, the disk refusing a write): the request answers the contract's 500
- * without a line of its own (http/failure.ts), as the engine's health tells the outage.
+ * without a line of its own (http/api-layer.ts), as the engine's health tells the outage.
  */
 export class EngineUnavailableError extends Error {
   readonly health: EngineHealth;
