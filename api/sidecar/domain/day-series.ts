@@ -51,11 +51,3 @@ export function daySeriesOf(records: Iterable<WaitlistRecord>, range: DayRange):
   const days = [...byDay].sort(([a], [b]) => a - b).map(([day, counts]) => ({ day: utcDay(day * DAY_MS), counts }));
   return { before, days };
 }
-
-/** Whether a range is two valid times, the first not after the second. */
-export function isDayRange(range: { since?: unknown; until?: unknown }): range is DayRange {
-  if (typeof range.since !== 'string' || typeof range.until !== 'string') return false;
-  const since = Date.parse(range.since);
-  const until = Date.parse(range.until);
-  return !Number.isNaN(since) && !Number.isNaN(until) && since <= until;
-}

@@ -156,6 +156,9 @@ export class EngineUnavailableError extends Error {
   }
 }
 
+/** A cause that is a TLS failure: the start-up messages then name the settings that decide it. */
+export const TLS_FAILURE = /certificate|self.signed|SSL|TLS|EPROTO|UNABLE_TO_|DEPTH_ZERO|encryption/i;
+
 /** IPv4, bracketed or bare IPv6, and host:port spellings: a cause names no address. */
 const ADDRESS = /\[[0-9a-f:.]+\](:\d+)?|\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b|\b[0-9a-f]{1,4}(:[0-9a-f]{0,4}){2,7}\b|\b[\w-]+(\.[\w-]+)*:\d{2,5}\b/gi;
 /** Paths in Node's errno messages ("open '/srv/data/…'"). */

@@ -5,7 +5,6 @@ import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { LANGS } from '../../contract/index.ts';
 import { MAX_SOCKET_PATH_BYTES } from '../../net/sidecar-address.ts';
-import { isDayRange } from '../domain/day-series.ts';
 import { InviteClaimSchema, InviteFilterSchema } from '../domain/invitation.ts';
 import { closeGracefully } from '../../net/close-gracefully.ts';
 import { listenPrivateSocket } from '../listen.ts';
@@ -20,8 +19,9 @@ const CLOSE_GRACE_MS = 1_000;
 type Store = OperatorStore & InvitationStore;
 
 const text = z.string().min(1);
-const ExportQuery = z.object({ lang: z.enum(LANGS).optional(), since: z.string().refine((since) => !Number.isNaN(Date.parse(since))).optional() }).strict();
-const DayRange = z.object({ since: z.string(), until: z.string() }).refine(isDayRange);
+const time = z.string().refine((value) => !Number.isNaN(Date.parse(value)));
+const ExportQuery = z.object({ lang: z.enum(LANGS).optional(), since: time.optional() }).strict();
+const DayRange = z.object({ since: time, until: time }).refine((range) => Date.parse(range.since) <= Date.parse(range.until));
 
 /** The arguments each call takes; anything else is refused with 400 before the store sees it. */
 const ARGUMENTS: Record<Call | 'export', z.ZodType<unknown[]>> = {

@@ -59,7 +59,7 @@ SELECT NULL, NULL, NULL, NULL, NULL, count(*) FROM waitlist WHERE created_at < $
 /** Rows fetched per round trip of an export. */
 const EXPORT_BATCH = 1000;
 
-/** `AND …` conditions of an invitation filter, numbering parameters after those already in `params`. */
+/** `AND …` conditions of an invitation (or export) filter, numbering parameters after those already in `params`. */
 function filterSql(filter: InviteFilter, params: unknown[]): string {
   let sql = '';
   for (const column of ['lang', 'role', 'building', 'source'] as const) {
@@ -196,19 +196,14 @@ export class PostgresWaitlistStore implements WaitlistStore {
 
   /** The records in first-sign-up order through a server-side cursor in one read-only snapshot: memory stays flat at any size. */
   async *export(filter: ExportFilter = {}): AsyncIterable<WaitlistRecord> {
-    const where: string[] = [];
     const params: unknown[] = [];
-    if (filter.lang) where.push(`lang = $${params.push(filter.lang)}`);
-    if (filter.since) where.push(`created_at >= $${params.push(filter.since)}`);
+    let where = filterSql({ lang: filter.lang }, params);
+    if (filter.since) where += ` AND created_at >= $${params.push(filter.since)}`;
     const client = await this.#run(() => this.#pool.connect());
     let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      await client.query(
-        `DECLARE export_cursor NO SCROLL CURSOR FOR SELECT ${RECORD_COLUMNS} FROM waitlist` +
-          `${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, email`,
-        params,
-      );
+      await client.query(`DECLARE export_cursor NO SCROLL CURSOR FOR SELECT ${RECORD_COLUMNS} FROM waitlist WHERE true${where} ORDER BY created_at, email`, params);
       for (;;) {
         const { rows } = await client.query<RecordRow>(`FETCH ${EXPORT_BATCH} FROM export_cursor`);
         for (const row of rows) yield recordFromRow(row);
