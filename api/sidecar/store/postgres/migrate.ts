@@ -18,7 +18,7 @@ import { acquireLock, dataDirLockPath, LockHeldError } from '../lock.ts';
 import { clientParams, COLUMNS as CLIENT_COLUMNS } from './clients.ts';
 import { sharedKey } from './keys.ts';
 import { openPool } from './pool.ts';
-import { RECORD_COLUMNS } from './record-row.ts';
+import { columnsOf, RECORD_COLUMNS } from './record-row.ts';
 import { migrateSchema } from './schema.ts';
 import { STATS_TRIGGERS } from './stats-schema.ts';
 
@@ -81,30 +81,6 @@ function answer(column: string): string {
 /** The invitation goes as a whole: the database's when it has one (a run there already), else the file's. */
 function invitation(column: string): string {
   return `CASE WHEN w.invite_state IS NULL THEN EXCLUDED.${column} ELSE w.${column} END`;
-}
-
-/** The records as one array per column, in RECORD_COLUMNS' order. */
-function columnsOf(records: readonly WaitlistRecord[]): unknown[][] {
-  const pick = (read: (r: WaitlistRecord) => unknown) => records.map(read);
-  return [
-    pick((r) => r.email),
-    pick((r) => r.createdAt),
-    pick((r) => r.consentAt),
-    pick((r) => r.updatedAt),
-    pick((r) => r.lang),
-    pick((r) => r.role ?? null),
-    pick((r) => r.building ?? null),
-    pick((r) => r.source ?? null),
-    pick((r) => r.consent.form),
-    pick((r) => r.consent.channel),
-    pick((r) => r.consent.lang),
-    pick((r) => r.consent.textVersion),
-    pick((r) => r.invitation?.state ?? null),
-    pick((r) => r.invitation?.claimedAt ?? null),
-    pick((r) => r.invitation?.invitedAt ?? null),
-    pick((r) => r.invitation?.messageId ?? null),
-    pick((r) => r.invitation?.error ?? null),
-  ];
 }
 
 /** The rows of `table` whose `column` is one of `values` (the comparison after a copy). */

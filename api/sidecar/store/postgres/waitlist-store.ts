@@ -9,7 +9,7 @@ import { consentEvidence, type Channel, type WaitlistRecord } from '../../domain
 import { emptyCounts, statsOf, tally, windowStarts, type FieldCounts } from '../../domain/stats.ts';
 import type { CommitInfo, ExportFilter, WaitlistStore } from '../waitlist-store.ts';
 import type { DayRange, DaySeries } from '../../domain/day-series.ts';
-import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
+import { RECORD_COLUMNS, recordFromRow } from './record-row.ts';
 import { STATS_FIELDS } from './stats-schema.ts';
 import type { Guard } from './engine-watch.ts';
 import { failureText, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
@@ -174,7 +174,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
   }
 
   async show(email: string): Promise<WaitlistRecord | undefined> {
-    const { rows } = await this.#run(() => this.#pool.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM waitlist WHERE email = $1`, [email]));
+    const { rows } = await this.#run(() => this.#pool.query(`SELECT ${RECORD_COLUMNS} FROM waitlist WHERE email = $1`, [email]));
     return rows[0] ? recordFromRow(rows[0]) : undefined;
   }
 
@@ -205,7 +205,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       await client.query(`DECLARE export_cursor NO SCROLL CURSOR FOR SELECT ${RECORD_COLUMNS} FROM waitlist WHERE true${where} ORDER BY created_at, email`, params);
       for (;;) {
-        const { rows } = await client.query<RecordRow>(`FETCH ${EXPORT_BATCH} FROM export_cursor`);
+        const { rows } = await client.query(`FETCH ${EXPORT_BATCH} FROM export_cursor`);
         for (const row of rows) yield recordFromRow(row);
         if (rows.length < EXPORT_BATCH) break;
       }
@@ -227,7 +227,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
     let which = claim.claimedBefore === undefined ? 'invite_state IS NULL' : `invite_state = 'claimed' AND invite_claimed_at < $${params.push(claim.claimedBefore)}`;
     if (claim.except?.length) which += ` AND email <> ALL($${params.push(claim.except)})`;
     const { rows } = await this.#run(() =>
-      this.#pool.query<RecordRow>(
+      this.#pool.query(
         // RETURNING keeps no order: the claimed rows are sorted after the UPDATE.
         `WITH claimed AS (
            UPDATE waitlist SET invite_state = 'claimed', invite_claimed_at = $1, invited_at = NULL, invite_error = NULL,
@@ -257,7 +257,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
   async unconfirmedInvitations(filter: InviteFilter = {}): Promise<WaitlistRecord[]> {
     const params: unknown[] = [];
     const sql = `SELECT ${RECORD_COLUMNS} FROM waitlist WHERE invite_state = 'claimed'${filterSql(filter, params)} ORDER BY created_at, email`;
-    const { rows } = await this.#run(() => this.#pool.query<RecordRow>(sql, params));
+    const { rows } = await this.#run(() => this.#pool.query(sql, params));
     return rows.map(recordFromRow);
   }
 
