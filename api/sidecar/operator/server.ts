@@ -40,16 +40,12 @@ const ARGUMENTS: Record<Call | 'export', z.ZodType<unknown[]>> = {
   unconfirmedInvitations: z.tuple([InviteFilterSchema]),
 };
 
-export interface OperatorServer {
-  close(): Promise<void>;
-}
-
 /**
  * Listens on DATA_DIR/operator.sock. The caller holds the data-directory lock, so a socket file
  * found there is a leftover of a crashed run and is replaced. When the path is too long for a Unix
  * socket, warns and serves nothing (show and erase then need the service stopped).
  */
-export async function serveOperator(store: Store, dataDir: string, warn?: (line: string) => void): Promise<OperatorServer | undefined> {
+export async function serveOperator(store: Store, dataDir: string, warn?: (line: string) => void): Promise<{ close(): Promise<void> } | undefined> {
   const path = operatorSocketPath(dataDir);
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
     warn?.(`operator socket: ${path} is too long for a Unix socket; show and erase need the service stopped. Use a shorter DATA_DIR.`);

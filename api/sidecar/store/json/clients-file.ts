@@ -7,18 +7,18 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { authenticateAgainst, ClientRecord, type ClientRegistry } from '../../domain/clients.ts';
-import { readJsonFile, writeJsonFile } from '../durable-file.ts';
+import { formatFile } from '../durable-file.ts';
 import { acquireLock } from '../lock.ts';
 
 export const CLIENTS_FILE_NAME = 'clients.json';
 
-const ClientsFile = z
-  .object({
-    format: z.literal('waitlist-clients'),
-    version: z.literal(1),
-    clients: z.array(ClientRecord),
-  })
-  .strict();
+const clientsFile = formatFile(
+  'waitlist-clients',
+  { clients: z.array(ClientRecord) },
+  (path) =>
+    `The clients file ${path} is corrupt or not a clients file; it has been left untouched. ` +
+    'Restore it from a backup, or move it away and create the clients again with npm run clients -- create <name>.',
+);
 
 export function clientsPath(dataDir: string): string {
   return join(dataDir, CLIENTS_FILE_NAME);
@@ -26,17 +26,11 @@ export function clientsPath(dataDir: string): string {
 
 /** The clients in the file; [] when there is no file. Throws StartupError on a corrupt file. */
 export async function readClients(path: string): Promise<ClientRecord[]> {
-  const file = await readJsonFile(
-    path,
-    ClientsFile,
-    `The clients file ${path} is corrupt or not a clients file; it has been left untouched. ` +
-      'Restore it from a backup, or move it away and create the clients again with npm run clients -- create <name>.',
-  );
-  return file?.clients ?? [];
+  return (await clientsFile.read(path))?.clients ?? [];
 }
 
 export function writeClients(path: string, clients: readonly ClientRecord[]): Promise<void> {
-  return writeJsonFile(path, { format: 'waitlist-clients', version: 1, clients });
+  return clientsFile.write(path, { clients });
 }
 
 /** The production clients, following the file as the operator changes it. */

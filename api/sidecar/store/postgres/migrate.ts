@@ -12,7 +12,7 @@ import type { ClientRecord } from '../../domain/clients.ts';
 import type { WaitlistRecord } from '../../domain/record.ts';
 import { StartupError } from '../errors.ts';
 import { clientsPath, readClients } from '../json/clients-file.ts';
-import { KEYS_FILE_NAME, readKeysFile } from '../json/keys-file.ts';
+import { KEYS_FILE_NAME, keysFile } from '../json/keys-file.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from '../json/waitlist-store.ts';
 import { acquireLock, dataDirLockPath, LockHeldError } from '../lock.ts';
 import { clientParams, COLUMNS as CLIENT_COLUMNS } from './clients.ts';
@@ -39,7 +39,7 @@ export async function readJsonDataDir(dataDir: string): Promise<MigrationSource>
       `There is no waitlist file ${join(dataDir, STORE_FILE_NAME)} to migrate. Check DATA_DIR: it must name the JSON store's data directory.`,
     );
   }
-  const keys = await readKeysFile(join(dataDir, KEYS_FILE_NAME));
+  const keys = await keysFile.read(join(dataDir, KEYS_FILE_NAME));
   return {
     records: store.export(),
     clients: await readClients(clientsPath(dataDir)),

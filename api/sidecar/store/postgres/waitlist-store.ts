@@ -71,7 +71,6 @@ function filterSql(filter: InviteFilter, params: unknown[]): string {
 export class PostgresWaitlistStore implements WaitlistStore {
   readonly #pool: pg.Pool;
   readonly #guard: Guard;
-  #closed = false;
   #commits = 0;
   readonly #onCommit: ((info: CommitInfo) => void) | undefined;
   /** The last statistics query started, and the one that calls made meanwhile wait for. */
@@ -91,14 +90,14 @@ export class PostgresWaitlistStore implements WaitlistStore {
     const values = [signup.email, at, signup.lang ?? null, signup.role ?? null, signup.building ?? null, signup.source ?? null];
     values.push(consent.form, consent.channel, consent.lang, consent.textVersion);
     // A named query: parsed and planned once per connection, not per sign-up.
-    await this.#run(() => this.#pool.query({ name: 'waitlist-upsert', text: UPSERT_SQL, values }));
+    await this.#guard(() => this.#pool.query({ name: 'waitlist-upsert', text: UPSERT_SQL, values }));
     this.#commits += 1;
     this.#onCommit?.({ durationMs: performance.now() - started });
   }
 
   /** A durable commit that changes no table, so a discarded sign-up waits as a stored one: a WAL message makes COMMIT flush, `SELECT 1` would not. */
   async sync(): Promise<void> {
-    await this.#run(() => this.#pool.query("SELECT pg_logical_emit_message(true, 'waitlist-sync', '')"));
+    await this.#guard(() => this.#pool.query("SELECT pg_logical_emit_message(true, 'waitlist-sync', '')"));
     this.#commits += 1;
   }
 
@@ -120,7 +119,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
     const next = { now } as { now: number; answer: Promise<WaitlistStats> };
     const start = () => {
       this.#statsNext = undefined;
-      return this.#run(() => this.#readStats(next.now));
+      return this.#guard(() => this.#readStats(next.now));
     };
     next.answer = this.#statsLast.then(start, start);
     this.#statsLast = next.answer;
@@ -149,7 +148,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
 
   /** The total of the counters (every record has a language): exact, and as cheap at any size. */
   async count(): Promise<number> {
-    const { rows } = await this.#run(() => this.#pool.query<{ n: string }>("SELECT coalesce(sum(n), 0) AS n FROM stats_answers WHERE field = 'lang'"));
+    const { rows } = await this.#guard(() => this.#pool.query<{ n: string }>("SELECT coalesce(sum(n), 0) AS n FROM stats_answers WHERE field = 'lang'"));
     return Number(rows[0].n);
   }
 
@@ -157,7 +156,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
   async signupsPerDay(range: DayRange): Promise<DaySeries> {
     const values = [range.since, range.until];
     type Row = Record<'day' | 'lang' | 'role' | 'building' | 'source', string | null> & { n: string };
-    const { rows } = await this.#run(() => this.#pool.query<Row>({ name: 'waitlist-day-series', text: DAY_SERIES_SQL, values }));
+    const { rows } = await this.#guard(() => this.#pool.query<Row>({ name: 'waitlist-day-series', text: DAY_SERIES_SQL, values }));
     let before = 0;
     const byDay = new Map<string, FieldCounts>();
     for (const row of rows) {
@@ -174,7 +173,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
   }
 
   async show(email: string): Promise<WaitlistRecord | undefined> {
-    const { rows } = await this.#run(() => this.#pool.query(`SELECT ${RECORD_COLUMNS} FROM waitlist WHERE email = $1`, [email]));
+    const { rows } = await this.#guard(() => this.#pool.query(`SELECT ${RECORD_COLUMNS} FROM waitlist WHERE email = $1`, [email]));
     return rows[0] ? recordFromRow(rows[0]) : undefined;
   }
 
@@ -183,14 +182,14 @@ export class PostgresWaitlistStore implements WaitlistStore {
   }
 
   async eraseMany(emails: string[]): Promise<boolean[]> {
-    const { rows } = await this.#run(() => this.#pool.query<{ email: string }>('DELETE FROM waitlist WHERE email = ANY($1) RETURNING email', [emails]));
+    const { rows } = await this.#guard(() => this.#pool.query<{ email: string }>('DELETE FROM waitlist WHERE email = ANY($1) RETURNING email', [emails]));
     const erased = new Set(rows.map((row) => row.email));
     return emails.map((email) => erased.has(email));
   }
 
   /** One grouped scan: a row per domain, never a record. */
   async membersPerDomain(): Promise<Map<string, number>> {
-    const { rows } = await this.#run(() => this.#pool.query<{ domain: string; n: string }>("SELECT split_part(email, '@', 2) AS domain, count(*) AS n FROM waitlist GROUP BY 1"));
+    const { rows } = await this.#guard(() => this.#pool.query<{ domain: string; n: string }>("SELECT split_part(email, '@', 2) AS domain, count(*) AS n FROM waitlist GROUP BY 1"));
     return new Map(rows.map((row) => [row.domain, Number(row.n)]));
   }
 
@@ -199,7 +198,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
     const params: unknown[] = [];
     let where = filterSql({ lang: filter.lang }, params);
     if (filter.since) where += ` AND created_at >= $${params.push(filter.since)}`;
-    const client = await this.#run(() => this.#pool.connect());
+    const client = await this.#guard(() => this.#pool.connect());
     let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -226,7 +225,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
     const params: unknown[] = [claim.at, claim.messageIdDomain, claim.count];
     let which = claim.claimedBefore === undefined ? 'invite_state IS NULL' : `invite_state = 'claimed' AND invite_claimed_at < $${params.push(claim.claimedBefore)}`;
     if (claim.except?.length) which += ` AND email <> ALL($${params.push(claim.except)})`;
-    const { rows } = await this.#run(() =>
+    const { rows } = await this.#guard(() =>
       this.#pool.query(
         // RETURNING keeps no order: the claimed rows are sorted after the UPDATE.
         `WITH claimed AS (
@@ -257,23 +256,16 @@ export class PostgresWaitlistStore implements WaitlistStore {
   async unconfirmedInvitations(filter: InviteFilter = {}): Promise<WaitlistRecord[]> {
     const params: unknown[] = [];
     const sql = `SELECT ${RECORD_COLUMNS} FROM waitlist WHERE invite_state = 'claimed'${filterSql(filter, params)} ORDER BY created_at, email`;
-    const { rows } = await this.#run(() => this.#pool.query(sql, params));
+    const { rows } = await this.#guard(() => this.#pool.query(sql, params));
     return rows.map(recordFromRow);
   }
 
   async #settle(email: string, messageId: string, set: string, values: unknown[]): Promise<boolean> {
     const sql = `UPDATE waitlist SET ${set} WHERE email = $1 AND invite_message_id = $2 AND invite_state = 'claimed'`;
-    const { rowCount } = await this.#run(() => this.#pool.query(sql, [email, messageId, ...values]));
+    const { rowCount } = await this.#guard(() => this.#pool.query(sql, [email, messageId, ...values]));
     return (rowCount ?? 0) > 0;
   }
 
-  /** The pool belongs to the backend, which ends it; afterwards the store takes no more calls. */
-  async close(): Promise<void> {
-    this.#closed = true;
-  }
-
-  async #run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#closed) throw new Error('store is closed');
-    return this.#guard(work);
-  }
+  /** The pool belongs to the backend, which ends it: afterwards every call fails. */
+  async close(): Promise<void> {}
 }
