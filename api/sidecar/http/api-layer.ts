@@ -12,9 +12,8 @@ import type { Mount } from '../mount.ts';
 import { addressBucket, clientAddress, type Trusted } from '../../net/client-address.ts';
 import { EngineUnavailableError } from '../health/engine-health.ts';
 import { redactPath } from '../../log/redact.ts';
-import { ApiError } from './errors.ts';
 import { errorDetail, requestLogger, type Logger } from './log.ts';
-import { addHeaders, jsonResponse } from './respond.ts';
+import { addHeaders, ApiError, jsonResponse } from './respond.ts';
 import { rateLimitHeaders, type RateLimitStore } from './rate-limit/decision.ts';
 
 /** The app's parts, its rate-limit engine, the trusted proxies and the mounted routes by full path. */

@@ -2,7 +2,7 @@
 import { STATS_SCOPE, type Environment } from '../../contract/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { verifyAccessToken, withinLifetime, type AccessTokenClaims, type Audience } from '../domain/tokens.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from './respond.ts';
 
 /** WWW-Authenticate realms: one protection space per environment, as production and sandbox accept different credentials. */
 export function realmOf(env: Environment): string {

@@ -9,7 +9,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { ServerRequest } from 'srvx';
-import { ApiError } from './errors.ts';
+import { ApiError } from './respond.ts';
 
 export async function readLimitedBody(request: Request, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');

@@ -9,8 +9,7 @@ import { sandboxClients } from '../domain/clients.ts';
 import { issueAccessToken } from '../domain/tokens.ts';
 import { decodeComponent, mediaTypeOf, parseForm, readLimitedBody } from '../http/body.ts';
 import { realmOf } from '../http/bearer-auth.ts';
-import { ApiError } from '../http/errors.ts';
-import { jsonResponse } from '../http/respond.ts';
+import { ApiError, jsonResponse } from '../http/respond.ts';
 import type { RouteContext } from '../deps.ts';
 
 export async function createToken(event: H3Event, { env, urls, deps }: RouteContext): Promise<Response> {
