@@ -30,6 +30,7 @@ const ARGUMENTS: Record<Call | 'export', z.ZodType<unknown[]>> = {
   signupsPerDay: z.tuple([DayRange]),
   membersPerDomain: z.tuple([]),
   show: z.tuple([text]),
+  erase: z.tuple([text]),
   eraseMany: z.tuple([z.array(text)]),
   export: z.tuple([ExportQuery]),
   // `waitlist invite` through the sidecar, the file's single writer: two runs at once (or a run and the sign-ups) never write it side by side.
