@@ -71,7 +71,10 @@ export class EngineHealth {
     this.#since = this.#lastFailureAt;
     this.#affected = 0;
     this.#options.logger.error(`${this.engine}: unavailable (${this.#lastError}); ${this.#options.meanwhile}`);
-    this.#summary = setInterval(() => this.#summarise(), SUMMARY_INTERVAL_MS).unref();
+    this.#summary = setInterval(() => {
+      const seconds = Math.round((this.#now() - this.#since) / 1000);
+      this.#options.logger.error(`${this.engine}: still unavailable after ${seconds} s; ${this.#count()} so far (last error: ${this.#lastError})`);
+    }, SUMMARY_INTERVAL_MS).unref();
     this.#scheduleCheck();
   }
 
@@ -103,11 +106,6 @@ export class EngineHealth {
 
   #count(): string {
     return `${this.#affected} ${this.#options.affected ?? 'requests failed'}`;
-  }
-
-  #summarise(): void {
-    const seconds = Math.round((this.#now() - this.#since) / 1000);
-    this.#options.logger.error(`${this.engine}: still unavailable after ${seconds} s; ${this.#count()} so far (last error: ${this.#lastError})`);
   }
 
   #scheduleCheck(): void {

@@ -56,18 +56,14 @@ function clientCredentials(authorization: string | null, params: ReadonlyMap<str
   const secret = params.get('client_secret');
   if (authorization === null) return id !== undefined && secret !== undefined ? { id, secret } : undefined;
   if (id !== undefined || secret !== undefined) throw new ApiError('invalid_request');
-  return parseBasic(authorization);
-}
-
-/** RFC 6749 §2.3.1 + Appendix B: Base64, split at the first colon, each half form-url-decoded (oauth4webapi sends `-` as `%2D`). */
-function parseBasic(authorization: string): { id: string; secret: string } | undefined {
+  // RFC 6749 §2.3.1 + Appendix B: Base64, split at the first colon, each half form-url-decoded (oauth4webapi sends `-` as `%2D`).
   const match = /^basic[ \t]+(\S+)[ \t]*$/i.exec(authorization);
   if (!match || !BASE64.test(match[1])) return undefined;
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon === -1) return undefined;
-  const id = decodeComponent(decoded.slice(0, colon));
-  const secret = decodeComponent(decoded.slice(colon + 1));
-  if (!id || secret === undefined) return undefined;
-  return { id, secret };
+  const basicId = decodeComponent(decoded.slice(0, colon));
+  const basicSecret = decodeComponent(decoded.slice(colon + 1));
+  if (!basicId || basicSecret === undefined) return undefined;
+  return { id: basicId, secret: basicSecret };
 }
