@@ -12,7 +12,8 @@ import type { Mount } from '../mount.ts';
 import { addressBucket, clientAddress, type Trusted } from '../../net/client-address.ts';
 import { EngineUnavailableError } from '../health/engine-health.ts';
 import { redactPath } from '../../log/redact.ts';
-import { errorDetail, requestLogger, type Logger } from './log.ts';
+import { acceptableRequestId, REQUEST_ID_HEADER } from '../../log/request-id.ts';
+import { errorDetail, type Logger } from './log.ts';
 import { addHeaders, ApiError, jsonResponse } from './respond.ts';
 import { rateLimitHeaders, type RateLimitStore } from './rate-limit/decision.ts';
 
@@ -62,7 +63,7 @@ export function apiLayer(deps: LayerDeps): Middleware {
       if (!(result instanceof Response)) throw new ApiError('not_found');
       response = result;
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : reportFailure(requestLogger(deps.logger, event.req.headers), event.req, method, path, error);
+      const apiError = error instanceof ApiError ? error : reportFailure(deps.logger, event.req, method, path, error);
       response = errorResponse(apiError, style);
     }
 
@@ -95,8 +96,11 @@ function errorResponse(error: ApiError, style: 'api' | 'oauth'): Response {
  * 500 body saying nothing from the inside.
  */
 export function reportFailure(logger: Logger, request: Request, method: string, path: string, error: unknown): ApiError {
+  // The lines carry the front's request id when there is one.
+  const id = acceptableRequestId(request.headers.get(REQUEST_ID_HEADER) ?? undefined);
+  const log = id && logger.child ? logger.child({ reqId: id }) : logger;
   if (request.signal?.aborted) {
-    logger.info(`client closed the connection before the answer: ${method} ${redactPath(path)}`);
+    log.info(`client closed the connection before the answer: ${method} ${redactPath(path)}`);
     // Nobody reads this answer; 400 because what arrived was an incomplete request, not our fault.
     return new ApiError('invalid_request');
   }
@@ -105,6 +109,6 @@ export function reportFailure(logger: Logger, request: Request, method: string, 
     return new ApiError('internal_error');
   }
   // 12 hex digits: enough to find one line in a day's log, short enough to read out on the phone.
-  logger.error(`error id ${randomBytes(6).toString('hex')}: ${errorDetail(method, path, error)}`);
+  log.error(`error id ${randomBytes(6).toString('hex')}: ${errorDetail(method, path, error)}`);
   return new ApiError('internal_error');
 }
