@@ -4,7 +4,7 @@ import { environmentUrls } from '../contract/index.ts';
 import type { AppDeps, RouteContext } from './deps.ts';
 import { apiLayer } from './http/api-layer.ts';
 import { trustedProxies } from '../net/client-address.ts';
-import { ApiError } from './http/errors.ts';
+import { ApiError } from './http/respond.ts';
 import { memoryRateLimitStore } from './http/rate-limit/index.ts';
 import { mountTable } from './mount.ts';
 

@@ -6,9 +6,10 @@
 import type { H3Event } from 'h3';
 import { ENVIRONMENTS, ENV_PREFIX, MCP_ROUTE, ROUTES, apiIndexBody, statusBody, type RouteId } from '../contract/index.ts';
 import type { RouteContext } from './deps.ts';
+import { SANDBOX_STATS } from './domain/stats.ts';
+import { bearerClaims, requireStatsScope } from './http/bearer-auth.ts';
 import { jsonResponse } from './http/respond.ts';
 import { mcp } from './routes/mcp.ts';
-import { getWaitlistStats } from './routes/stats.ts';
 import { createToken } from './routes/token.ts';
 import { joinWaitlist } from './routes/waitlist.ts';
 
@@ -18,7 +19,12 @@ const HANDLERS: Record<RouteId, (event: H3Event, ctx: RouteContext) => Promise<R
   getStatus: async (_event, { env, urls, deps }) => jsonResponse(200, statusBody(urls, env, deps.clock.now())),
   createToken,
   joinWaitlist,
-  getWaitlistStats,
+  // Operation 4: statistics for a Bearer token with the statistics scope (RFC 6750 §3, RFC 9068 §4); the sandbox's are fixed.
+  getWaitlistStats: async (event, { env, urls, deps }) => {
+    const resource = { env, issuer: urls.issuer, audience: urls.resource, metadata: urls.protectedResourceMetadata };
+    requireStatsScope(await bearerClaims(event.req.headers.get('authorization'), resource, deps), resource);
+    return jsonResponse(200, env === 'sandbox' ? SANDBOX_STATS : await deps.store.stats(deps.clock.now()));
+  },
   // Operation 5, the deprecated alias, behaves exactly like operation 3.
   joinWaitlistLegacy: joinWaitlist,
   // Operation 6: the zero-auth index of a base path, with absolute links.

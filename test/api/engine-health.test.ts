@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { describeCause, EngineHealth, EngineUnavailableError } from '../../api/sidecar/health/engine-health.ts';
-import { reportFailure } from '../../api/sidecar/http/failure.ts';
+import { reportFailure } from '../../api/sidecar/http/api-layer.ts';
 import { readinessOf, type EngineState } from '../../api/metrics/readiness.ts';
 
 function capture() {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it as base } from 'vitest';
 import { API_PATHS, type WaitlistSignup } from '../../api/contract/index.ts';
 import { CSV_COLUMNS } from '../../api/sidecar/domain/record-export.ts';
-import type { Channel } from '../../api/sidecar/domain/consent.ts';
+import type { Channel } from '../../api/sidecar/domain/record.ts';
 import type { WaitlistRecord } from '../../api/sidecar/domain/record.ts';
 import { operatorSocketPath } from '../../api/sidecar/operator/protocol.ts';
 import { dataDirLockPath } from '../../api/sidecar/store/lock.ts';

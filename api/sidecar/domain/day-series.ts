@@ -1,7 +1,7 @@
 /**
  * First sign-ups per UTC day, counted by every answer (the report's raw numbers): aggregates only,
  * no address. `daySeriesOf` is the definition both engines are held to; the JSON engine runs it over
- * its records, PostgreSQL groups the same numbers in SQL (store/postgres/day-series.ts).
+ * its records, PostgreSQL groups the same numbers in SQL (store/postgres/waitlist-store.ts).
  */
 import { emptyCounts, tally, DAY_MS, type FieldCounts } from './stats.ts';
 import type { WaitlistRecord } from './record.ts';
@@ -50,12 +50,4 @@ export function daySeriesOf(records: Iterable<WaitlistRecord>, range: DayRange):
   }
   const days = [...byDay].sort(([a], [b]) => a - b).map(([day, counts]) => ({ day: utcDay(day * DAY_MS), counts }));
   return { before, days };
-}
-
-/** Whether a range is two valid times, the first not after the second. */
-export function isDayRange(range: { since?: unknown; until?: unknown }): range is DayRange {
-  if (typeof range.since !== 'string' || typeof range.until !== 'string') return false;
-  const since = Date.parse(range.since);
-  const until = Date.parse(range.until);
-  return !Number.isNaN(since) && !Number.isNaN(until) && since <= until;
 }

@@ -1,11 +1,30 @@
-/** A waitlist record and how a sign-up is merged into it (contract part 3: a repeated address updates its record). Pure. */
+/** A waitlist record, the evidence of consent it keeps, and how a sign-up is merged into it (contract part 3: a repeated address updates its record). Pure. */
 import { z } from 'zod';
-import { BUILDING, DEFAULT_LANG, EMAIL_MAX_LENGTH, LANGS, ROLES, SOURCES } from '../../contract/index.ts';
-import type { WaitlistSignup } from '../../contract/index.ts';
-import { ConsentEvidence, consentEvidence, type Channel } from './consent.ts';
+import { BUILDING, CONSENT_TEXT_VERSION, DEFAULT_LANG, EMAIL_MAX_LENGTH, LANGS, ROLES, SOURCES } from '../../contract/index.ts';
+import type { Lang, Source, WaitlistSignup } from '../../contract/index.ts';
 import { Invitation } from './invitation.ts';
 
 const isoTime = z.iso.datetime();
+
+/** How the sign-up arrived: a JSON call, a form post or an MCP tool call. */
+export const CHANNELS = ['json', 'form', 'mcp'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** Evidence of consent kept with every record: which form, language and version of the consent text the address owner agreed to. */
+export const ConsentEvidence = z
+  .object({
+    form: z.enum([...SOURCES, 'api']),
+    channel: z.enum(CHANNELS),
+    lang: z.enum(LANGS),
+    textVersion: z.string().min(1),
+  })
+  .strict();
+export type ConsentEvidence = z.infer<typeof ConsentEvidence>;
+
+/** `form`: which site form was used; `api` when the call named none. */
+export function consentEvidence(source: Source | undefined, channel: Channel, lang: Lang): ConsentEvidence {
+  return { form: source ?? 'api', channel, lang, textVersion: CONSENT_TEXT_VERSION };
+}
 
 export const WaitlistRecord = z
   .object({

@@ -71,7 +71,10 @@ export class EngineHealth {
     this.#since = this.#lastFailureAt;
     this.#affected = 0;
     this.#options.logger.error(`${this.engine}: unavailable (${this.#lastError}); ${this.#options.meanwhile}`);
-    this.#summary = setInterval(() => this.#summarise(), SUMMARY_INTERVAL_MS).unref();
+    this.#summary = setInterval(() => {
+      const seconds = Math.round((this.#now() - this.#since) / 1000);
+      this.#options.logger.error(`${this.engine}: still unavailable after ${seconds} s; ${this.#count()} so far (last error: ${this.#lastError})`);
+    }, SUMMARY_INTERVAL_MS).unref();
     this.#scheduleCheck();
   }
 
@@ -103,11 +106,6 @@ export class EngineHealth {
 
   #count(): string {
     return `${this.#affected} ${this.#options.affected ?? 'requests failed'}`;
-  }
-
-  #summarise(): void {
-    const seconds = Math.round((this.#now() - this.#since) / 1000);
-    this.#options.logger.error(`${this.engine}: still unavailable after ${seconds} s; ${this.#count()} so far (last error: ${this.#lastError})`);
   }
 
   #scheduleCheck(): void {
@@ -144,7 +142,7 @@ export class EngineHealth {
 /**
  * What an engine's wrapper throws when the engine cannot do the work (PostgreSQL unreachable, no
  * pool connection free in time, the disk refusing a write): the request answers the contract's 500
- * without a line of its own (http/failure.ts), as the engine's health tells the outage.
+ * without a line of its own (http/api-layer.ts), as the engine's health tells the outage.
  */
 export class EngineUnavailableError extends Error {
   readonly health: EngineHealth;
@@ -155,6 +153,9 @@ export class EngineUnavailableError extends Error {
     this.health = health;
   }
 }
+
+/** A cause that is a TLS failure: the start-up messages then name the settings that decide it. */
+export const TLS_FAILURE = /certificate|self.signed|SSL|TLS|EPROTO|UNABLE_TO_|DEPTH_ZERO|encryption/i;
 
 /** IPv4, bracketed or bare IPv6, and host:port spellings: a cause names no address. */
 const ADDRESS = /\[[0-9a-f:.]+\](:\d+)?|\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b|\b[0-9a-f]{1,4}(:[0-9a-f]{0,4}){2,7}\b|\b[\w-]+(\.[\w-]+)*:\d{2,5}\b/gi;

@@ -1,18 +1,20 @@
 /**
  * The one middleware every request passes, so every response has the same shape: rate limiting,
- * unknown paths to 404, error rendering, the API headers (X-API-Version, RateLimit-*, the route
- * table's own) on every answer, HEAD without a body.
+ * unknown paths to 404, error rendering (the one place an ApiError becomes an answer), the API
+ * headers (X-API-Version, RateLimit-*, the route table's own) on every answer, HEAD without a body.
  */
+import { randomBytes } from 'node:crypto';
 import { getRequestIP, type Middleware } from 'h3';
 import { FastResponse } from 'srvx';
-import { API_VERSION, errorStyleOf, rateLimitPolicy, routeHeaders, type RateLimitPolicy } from '../../contract/index.ts';
+import { API_VERSION, ERROR_MESSAGES, errorStyleOf, OAUTH_ERROR_CODES, rateLimitPolicy, routeHeaders, type RateLimitPolicy } from '../../contract/index.ts';
 import type { AppDeps } from '../deps.ts';
 import type { Mount } from '../mount.ts';
 import { addressBucket, clientAddress, type Trusted } from '../../net/client-address.ts';
-import { ApiError, errorResponse } from './errors.ts';
-import { requestLogger } from './log.ts';
-import { reportFailure } from './failure.ts';
-import { addHeaders } from './respond.ts';
+import { EngineUnavailableError } from '../health/engine-health.ts';
+import { redactPath } from '../../log/redact.ts';
+import { acceptableRequestId, REQUEST_ID_HEADER } from '../../log/request-id.ts';
+import { errorDetail, type Logger } from './log.ts';
+import { addHeaders, ApiError, jsonResponse } from './respond.ts';
 import { rateLimitHeaders, type RateLimitStore } from './rate-limit/decision.ts';
 
 /** The app's parts, its rate-limit engine, the trusted proxies and the mounted routes by full path. */
@@ -54,21 +56,15 @@ export function apiLayer(deps: LayerDeps): Middleware {
 
     let response: Response;
     const style = mounted ? errorStyleOf(mounted.route) : 'api';
-    if (!decision.allowed) {
+    try {
       // RFC 6585 §4 + ratelimit-headers: Retry-After points to the same moment as RateLimit-Reset.
-      response = errorResponse(new ApiError('rate_limited', { 'retry-after': String(decision.resetSeconds) }), style);
-    } else if (!mounted) {
-      response = errorResponse(new ApiError('not_found'), 'api');
-    } else {
-      try {
-        const result = await next();
-        response = result instanceof Response ? result : errorResponse(new ApiError('not_found'), 'api');
-      } catch (error) {
-        // A hang-up is one quiet line, anything else one error line with an id (failure.ts).
-        const logger = requestLogger(deps.logger, event.req.headers);
-        const apiError = error instanceof ApiError ? error : reportFailure(logger, event.req, method, path, error);
-        response = errorResponse(apiError, style);
-      }
+      if (!decision.allowed) throw new ApiError('rate_limited', { 'retry-after': String(decision.resetSeconds) });
+      const result = mounted ? await next() : undefined;
+      if (!(result instanceof Response)) throw new ApiError('not_found');
+      response = result;
+    } catch (error) {
+      const apiError = error instanceof ApiError ? error : reportFailure(deps.logger, event.req, method, path, error);
+      response = errorResponse(apiError, style);
     }
 
     // Every response here was built by this app (http/respond.ts), so its headers are mutable.
@@ -78,4 +74,41 @@ export function apiLayer(deps: LayerDeps): Middleware {
     if (method === 'HEAD' && response.body) response = new FastResponse(null, { status: response.status, headers: response.headers });
     return response;
   };
+}
+
+/**
+ * Contract part 7: every error body is `{error, message}`, except the token endpoint's 400 and 401,
+ * which are `{error, error_description}` (RFC 6749 §5.2); `style` is the route's (errorStyleOf).
+ */
+function errorResponse(error: ApiError, style: 'api' | 'oauth'): Response {
+  // The OAuth codes are exactly the token endpoint's 400 and 401 answers.
+  const oauth = style === 'oauth' && (OAUTH_ERROR_CODES as readonly string[]).includes(error.code);
+  const body = oauth
+    ? { error: error.code, error_description: ERROR_MESSAGES[error.code] }
+    : { error: error.code, message: ERROR_MESSAGES[error.code] };
+  return jsonResponse(error.status, body, error.headers);
+}
+
+/**
+ * The ApiError for an exception that is not one, and what is logged: a client that hung up (srvx
+ * aborts the request's signal), one quiet line; an engine away, nothing (its health tells the
+ * outage, the request adds to its count); anything else, one error line with a fresh error id, the
+ * 500 body saying nothing from the inside.
+ */
+export function reportFailure(logger: Logger, request: Request, method: string, path: string, error: unknown): ApiError {
+  // The lines carry the front's request id when there is one.
+  const id = acceptableRequestId(request.headers.get(REQUEST_ID_HEADER) ?? undefined);
+  const log = id && logger.child ? logger.child({ reqId: id }) : logger;
+  if (request.signal?.aborted) {
+    log.info(`client closed the connection before the answer: ${method} ${redactPath(path)}`);
+    // Nobody reads this answer; 400 because what arrived was an incomplete request, not our fault.
+    return new ApiError('invalid_request');
+  }
+  if (error instanceof EngineUnavailableError) {
+    error.health.requestAffected();
+    return new ApiError('internal_error');
+  }
+  // 12 hex digits: enough to find one line in a day's log, short enough to read out on the phone.
+  log.error(`error id ${randomBytes(6).toString('hex')}: ${errorDetail(method, path, error)}`);
+  return new ApiError('internal_error');
 }

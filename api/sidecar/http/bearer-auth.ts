@@ -2,8 +2,12 @@
 import { STATS_SCOPE, type Environment } from '../../contract/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { verifyAccessToken, withinLifetime, type AccessTokenClaims, type Audience } from '../domain/tokens.ts';
-import { realmOf } from './challenge.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from './respond.ts';
+
+/** WWW-Authenticate realms: one protection space per environment, as production and sandbox accept different credentials. */
+export function realmOf(env: Environment): string {
+  return env === 'production' ? 'waitlist' : 'waitlist-sandbox';
+}
 
 /** The resource's identifier is its tokens' audience; `metadata` is its RFC 9728 URL, named in every challenge. */
 type ProtectedResource = Audience & { env: Environment; metadata: string };

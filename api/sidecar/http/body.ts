@@ -1,5 +1,6 @@
 /**
- * A request body: its media type, its bytes read up to a limit (contract part 8: 64 KB), its text.
+ * A request body: its media type, its bytes read up to a limit (contract part 8: 64 KB), its text,
+ * its form fields.
  * A body past the limit is refused without buffering it; its rest is read and discarded up to
  * another `limit` bytes so the connection stays in step, and past that left unread with
  * `Connection: close` (an unread body must never become the next request's start). On node:http the
@@ -8,7 +9,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { ServerRequest } from 'srvx';
-import { ApiError } from './errors.ts';
+import { ApiError } from './respond.ts';
 
 export async function readLimitedBody(request: Request, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
@@ -68,4 +69,33 @@ export function mediaTypeOf(header: string | null): string | undefined {
   const [type, subtype, extra] = essence.split('/');
   if (extra !== undefined || !type || !subtype || !TOKEN.test(type) || !TOKEN.test(subtype)) return undefined;
   return essence;
+}
+
+/**
+ * The fields of a form body, parsed strictly: URLSearchParams is lenient (bad escapes turn into
+ * U+FFFD, repeated names are kept); the contract wants both reported: bytes that are not UTF-8, a
+ * bad escape or a repeated name is `400 invalid_request` (RFC 6749 §3.2 forbids repeated token parameters).
+ */
+export function parseForm(bytes: Uint8Array): Map<string, string> {
+  const text = decodeUtf8(bytes);
+  if (text === undefined) throw new ApiError('invalid_request');
+  const fields = new Map<string, string>();
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const name = decodeComponent(eq === -1 ? pair : pair.slice(0, eq));
+    const value = decodeComponent(eq === -1 ? '' : pair.slice(eq + 1));
+    if (name === undefined || value === undefined || fields.has(name)) throw new ApiError('invalid_request');
+    fields.set(name, value);
+  }
+  return fields;
+}
+
+/** WHATWG urlencoded: `+` is a space, then percent-decoding of UTF-8; a bad escape is an error. */
+export function decodeComponent(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return undefined;
+  }
 }

@@ -1,6 +1,5 @@
 /** What the sidecar logs (docs/api.md, "Logs"); every line passes the shared redaction (api/log/redact.ts). */
 import { redact, redactPath } from '../../log/redact.ts';
-import { acceptableRequestId, REQUEST_ID_HEADER } from '../../log/request-id.ts';
 
 /** A pino logger in the process (api/log/logger.ts); a capturing one in tests. */
 export interface Logger {
@@ -11,12 +10,6 @@ export interface Logger {
 }
 
 export const silentLogger: Logger = { info() {}, error() {} };
-
-/** The logger for one request's error lines: they carry the front's request id when there is one. */
-export function requestLogger(logger: Logger, headers: Headers): Logger {
-  const id = acceptableRequestId(headers.get(REQUEST_ID_HEADER) ?? undefined);
-  return id && logger.child ? logger.child({ reqId: id }) : logger;
-}
 
 /** The detail of an unexpected error, for the log only (never for the response). */
 export function errorDetail(method: string, path: string, error: unknown): string {

@@ -1,10 +1,25 @@
 /**
- * Response builders: compact JSON bodies, and `X-Content-Type-Options: nosniff` on every answer, so
- * a browser never sniffs an API answer into something it would render. The answers are srvx's
- * FastResponse, whose string body and headers go to node:http's socket as they are, without a web
- * stream (docs/performance.md).
+ * Response builders: errors as data (handlers throw `ApiError(code)`, the API layer renders it),
+ * compact JSON bodies, and `X-Content-Type-Options: nosniff` on every answer, so a browser never
+ * sniffs an API answer into something it would render. The answers are srvx's FastResponse, whose
+ * string body and headers go to node:http's socket as they are, without a web stream (docs/performance.md).
  */
 import { FastResponse } from 'srvx';
+import { ERROR_MESSAGES, ERROR_STATUS, type ErrorCode } from '../../contract/index.ts';
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: ErrorCode, headers: Record<string, string> = {}) {
+    super(ERROR_MESSAGES[code]);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.headers = headers;
+  }
+}
 
 const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const;
 

@@ -37,10 +37,6 @@ export class SidecarChannel implements OperatorStore, InvitationStore {
     return new Map((await this.#call('membersPerDomain', [])) as [string, number][]);
   }
 
-  async erase(email: string): Promise<boolean> {
-    return (await this.eraseMany([email]))[0];
-  }
-
   async *export(filter: ExportFilter = {}): AsyncGenerator<WaitlistRecord> {
     const res = await this.#send('export', [filter]);
     if (res.statusCode !== 200) throw new Error(`operator channel: export answered ${res.statusCode}`);

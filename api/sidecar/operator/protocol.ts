@@ -11,7 +11,7 @@ import { join } from 'node:path';
 
 /** The store methods a call names, besides `export`, which streams its records. */
 export const CALLS = [
-  'count', 'stats', 'signupsPerDay', 'membersPerDomain', 'show', 'eraseMany',
+  'count', 'stats', 'signupsPerDay', 'membersPerDomain', 'show', 'erase', 'eraseMany',
   'claimInvitees', 'confirmInvitation', 'failInvitation', 'releaseInvitation', 'unconfirmedInvitations',
 ] as const;
 export type Call = (typeof CALLS)[number];

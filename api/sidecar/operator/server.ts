@@ -5,7 +5,6 @@ import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { LANGS } from '../../contract/index.ts';
 import { MAX_SOCKET_PATH_BYTES } from '../../net/sidecar-address.ts';
-import { isDayRange } from '../domain/day-series.ts';
 import { InviteClaimSchema, InviteFilterSchema } from '../domain/invitation.ts';
 import { closeGracefully } from '../../net/close-gracefully.ts';
 import { listenPrivateSocket } from '../listen.ts';
@@ -20,8 +19,9 @@ const CLOSE_GRACE_MS = 1_000;
 type Store = OperatorStore & InvitationStore;
 
 const text = z.string().min(1);
-const ExportQuery = z.object({ lang: z.enum(LANGS).optional(), since: z.string().refine((since) => !Number.isNaN(Date.parse(since))).optional() }).strict();
-const DayRange = z.object({ since: z.string(), until: z.string() }).refine(isDayRange);
+const time = z.string().refine((value) => !Number.isNaN(Date.parse(value)));
+const ExportQuery = z.object({ lang: z.enum(LANGS).optional(), since: time.optional() }).strict();
+const DayRange = z.object({ since: time, until: time }).refine((range) => Date.parse(range.since) <= Date.parse(range.until));
 
 /** The arguments each call takes; anything else is refused with 400 before the store sees it. */
 const ARGUMENTS: Record<Call | 'export', z.ZodType<unknown[]>> = {
@@ -30,6 +30,7 @@ const ARGUMENTS: Record<Call | 'export', z.ZodType<unknown[]>> = {
   signupsPerDay: z.tuple([DayRange]),
   membersPerDomain: z.tuple([]),
   show: z.tuple([text]),
+  erase: z.tuple([text]),
   eraseMany: z.tuple([z.array(text)]),
   export: z.tuple([ExportQuery]),
   // `waitlist invite` through the sidecar, the file's single writer: two runs at once (or a run and the sign-ups) never write it side by side.
@@ -40,16 +41,12 @@ const ARGUMENTS: Record<Call | 'export', z.ZodType<unknown[]>> = {
   unconfirmedInvitations: z.tuple([InviteFilterSchema]),
 };
 
-export interface OperatorServer {
-  close(): Promise<void>;
-}
-
 /**
  * Listens on DATA_DIR/operator.sock. The caller holds the data-directory lock, so a socket file
  * found there is a leftover of a crashed run and is replaced. When the path is too long for a Unix
  * socket, warns and serves nothing (show and erase then need the service stopped).
  */
-export async function serveOperator(store: Store, dataDir: string, warn?: (line: string) => void): Promise<OperatorServer | undefined> {
+export async function serveOperator(store: Store, dataDir: string, warn?: (line: string) => void): Promise<{ close(): Promise<void> } | undefined> {
   const path = operatorSocketPath(dataDir);
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
     warn?.(`operator socket: ${path} is too long for a Unix socket; show and erase need the service stopped. Use a shorter DATA_DIR.`);

@@ -6,31 +6,17 @@
  * of this resource (401/403 with resource_metadata, as the MCP authorization spec asks).
  */
 import {
-  McpServer,
   WebStandardStreamableHTTPServerTransport,
   createMcpHandler,
   isLegacyRequest,
   originValidationResponse,
 } from '@modelcontextprotocol/server';
 import type { H3Event } from 'h3';
-import { API_DESCRIPTION_VERSION, BODY_LIMIT_BYTES } from '../../contract/index.ts';
-import { BRAND } from '../../contract/brand.ts';
+import { BODY_LIMIT_BYTES } from '../../contract/index.ts';
 import { bearerClaims, requireStatsScope } from '../http/bearer-auth.ts';
 import { decodeUtf8, readLimitedBody } from '../http/body.ts';
-import { registerResources } from '../mcp/resources.ts';
-import { STATS_TOOL, registerTools } from '../mcp/tools.ts';
+import { buildServer, STATS_TOOL } from '../mcp/server.ts';
 import type { RouteContext } from '../deps.ts';
-
-async function buildServer(ctx: RouteContext): Promise<McpServer> {
-  const name = ctx.env === 'sandbox' ? 'waitlist-sandbox' : 'waitlist';
-  const server = new McpServer(
-    { name, title: `${BRAND.product} waitlist`, version: API_DESCRIPTION_VERSION },
-    { instructions: `Join the ${BRAND.product} early-access waitlist, check the service, read its aggregate statistics.` },
-  );
-  registerTools(server, ctx);
-  await registerResources(server, ctx);
-  return server;
-}
 
 /** Whether a JSON-RPC message (or batch) in the body calls the tool `name`; false for anything unparsable. */
 function callsTool(bytes: Uint8Array, name: string): boolean {

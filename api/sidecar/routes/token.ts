@@ -7,12 +7,9 @@ import type { H3Event } from 'h3';
 import { BODY_LIMIT_BYTES, SCOPES, TOKEN_TTL_SECONDS, type TokenResponse } from '../../contract/index.ts';
 import { sandboxClients } from '../domain/clients.ts';
 import { issueAccessToken } from '../domain/tokens.ts';
-import { mediaTypeOf, readLimitedBody } from '../http/body.ts';
-import { basicChallenge } from '../http/challenge.ts';
-import { clientCredentials } from '../http/client-auth.ts';
-import { ApiError } from '../http/errors.ts';
-import { parseForm } from '../http/form.ts';
-import { jsonResponse } from '../http/respond.ts';
+import { decodeComponent, mediaTypeOf, parseForm, readLimitedBody } from '../http/body.ts';
+import { realmOf } from '../http/bearer-auth.ts';
+import { ApiError, jsonResponse } from '../http/respond.ts';
 import type { RouteContext } from '../deps.ts';
 
 export async function createToken(event: H3Event, { env, urls, deps }: RouteContext): Promise<Response> {
@@ -30,7 +27,8 @@ export async function createToken(event: H3Event, { env, urls, deps }: RouteCont
   const credentials = clientCredentials(event.req.headers.get('authorization'), params);
   const directory = env === 'sandbox' ? sandboxClients : deps.clients;
   const client = credentials && (await directory.authenticate(credentials.id, credentials.secret));
-  if (!client) throw new ApiError('invalid_client', { 'www-authenticate': basicChallenge(env) });
+  // RFC 6749 §5.2 + RFC 9110 §15.5.2: every 401 of the token endpoint carries a Basic challenge.
+  if (!client) throw new ApiError('invalid_client', { 'www-authenticate': `Basic realm="${realmOf(env)}", charset="UTF-8"` });
 
   const requested = params.get('scope');
   const granted = requested === undefined ? [...client.scopes] : [...new Set(requested.split(' ').filter(Boolean))];
@@ -44,4 +42,28 @@ export async function createToken(event: H3Event, { env, urls, deps }: RouteCont
   const accessToken = await issueAccessToken(deps.keys[env], { issuer: urls.issuer, audience }, client.id, scope, deps.clock.now());
   const body: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, scope };
   return jsonResponse(200, body);
+}
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * The credentials the client presented (RFC 6749 §2.3.1): HTTP Basic (client_secret_basic) or
+ * client_id + client_secret in the body (client_secret_post), never both (§2.3: one method per
+ * request, else 400 invalid_request); undefined when they are missing or unreadable (invalid_client).
+ */
+function clientCredentials(authorization: string | null, params: ReadonlyMap<string, string>): { id: string; secret: string } | undefined {
+  const id = params.get('client_id');
+  const secret = params.get('client_secret');
+  if (authorization === null) return id !== undefined && secret !== undefined ? { id, secret } : undefined;
+  if (id !== undefined || secret !== undefined) throw new ApiError('invalid_request');
+  // RFC 6749 §2.3.1 + Appendix B: Base64, split at the first colon, each half form-url-decoded (oauth4webapi sends `-` as `%2D`).
+  const match = /^basic[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+  if (!match || !BASE64.test(match[1])) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon === -1) return undefined;
+  const basicId = decodeComponent(decoded.slice(0, colon));
+  const basicSecret = decodeComponent(decoded.slice(colon + 1));
+  if (!basicId || basicSecret === undefined) return undefined;
+  return { id: basicId, secret: basicSecret };
 }

@@ -6,7 +6,7 @@
  */
 import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { StartupError } from './errors.ts';
 
 export const PRIVATE_FILE_MODE = 0o600;
@@ -22,23 +22,30 @@ export async function replaceFileDurably(path: string, chunks: readonly Uint8Arr
   await syncDirectory(dirname(path));
 }
 
-/** A small JSON file, pretty-printed, replaced durably. */
-export function writeJsonFile(path: string, value: unknown): Promise<void> {
-  return replaceFileDurably(path, [Buffer.from(`${JSON.stringify(value, null, 2)}\n`)]);
-}
-
-/** A small JSON file: absent → undefined; not JSON or not of the schema → StartupError with the caller's advice, the file left alone. */
-export async function readJsonFile<T extends z.ZodType>(path: string, schema: T, corrupt: string): Promise<z.infer<T> | undefined> {
-  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (text === undefined) return undefined;
-  try {
-    return schema.parse(JSON.parse(text));
-  } catch {
-    throw new StartupError(corrupt);
-  }
+/**
+ * A small operator-owned JSON file `{format, version: 1, ...fields}`, pretty-printed and replaced
+ * durably. Reading it: absent, undefined; not JSON or not of the format, a StartupError with the
+ * advice `corrupt` gives for the path, the file left alone.
+ */
+export function formatFile<S extends z.ZodRawShape>(format: string, fields: S, corrupt: (path: string) => string) {
+  const schema = z.object({ format: z.literal(format), version: z.literal(1), ...fields }).strict();
+  return {
+    async read(path: string): Promise<z.infer<typeof schema> | undefined> {
+      const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (text === undefined) return undefined;
+      try {
+        return schema.parse(JSON.parse(text));
+      } catch {
+        throw new StartupError(corrupt(path));
+      }
+    },
+    write(path: string, value: object): Promise<void> {
+      return replaceFileDurably(path, [Buffer.from(`${JSON.stringify({ format, version: 1, ...value }, null, 2)}\n`)]);
+    },
+  };
 }
 
 /** Fills the open temporary file (cut to the chunks' length: a recycled one may be longer), fsyncs and closes it; on failure removes it. */

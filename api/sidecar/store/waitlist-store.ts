@@ -1,6 +1,6 @@
 /** The waitlist store as the rest of the code sees it, for every engine (docs/api.md, "The store"); addresses come normalised. */
 import type { Lang, WaitlistSignup, WaitlistStats } from '../../contract/index.ts';
-import type { Channel } from '../domain/consent.ts';
+import type { Channel } from '../domain/record.ts';
 import type { InviteClaim, InviteFilter } from '../domain/invitation.ts';
 import type { WaitlistRecord } from '../domain/record.ts';
 import type { DayRange, DaySeries } from '../domain/day-series.ts';

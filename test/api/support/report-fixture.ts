@@ -4,7 +4,7 @@
  * (not through the code under test). The report is made as of NOW (its --now option).
  */
 import { BUILDING, LANGS, ROLES, SOURCES, type WaitlistSignup } from '../../../api/contract/index.ts';
-import type { Channel } from '../../../api/sidecar/domain/consent.ts';
+import type { Channel } from '../../../api/sidecar/domain/record.ts';
 
 export const NOW = '2026-11-25T12:00:00.000Z';
 export const FIRST_DAY = '2026-08-28';

@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import type { RateLimitPolicy } from '../../../contract/index.ts';
 import { StartupError } from '../../store/errors.ts';
 import { urlWithoutPassword } from '../../../log/redact.ts';
-import { EngineHealth } from '../../health/engine-health.ts';
+import { EngineHealth, TLS_FAILURE } from '../../health/engine-health.ts';
 import type { Logger } from '../log.ts';
 import type { RateLimitDecision, RateLimitStore } from './decision.ts';
 import { MemoryRateLimitStore, decide } from './memory.ts';
@@ -45,9 +45,6 @@ interface RedisOptions {
   /** The CA file that checks a rediss:// server's certificate (REDIS_CA_FILE); unset: the system's CAs. */
   caFile?: string;
 }
-
-/** TLS failures: the hint names the settings that decide them. */
-const TLS_FAILURE = /certificate|self.signed|SSL|TLS|EPROTO|UNABLE_TO_|DEPTH_ZERO/i;
 
 /** The TLS options for the URL; a CA file that cannot be read, or one without rediss://, stops the start. */
 async function tlsOptions(options: RedisOptions): Promise<{ ca: string } | undefined> {

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../../../config.ts';
 import { EngineHealth } from '../../health/engine-health.ts';
 import { silentLogger } from '../../http/log.ts';
-import { serveOperator, type OperatorServer } from '../../operator/server.ts';
+import { serveOperator } from '../../operator/server.ts';
 import type { Backend, BackendOptions } from '../backend.ts';
 import { acquireLock, dataDirLockPath } from '../lock.ts';
 import { clientsPath, FileClientDirectory } from './clients-file.ts';
@@ -26,7 +26,7 @@ export async function openJsonBackend(config: Config, options: BackendOptions, c
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const lock = await acquireLock(dataDirLockPath(dataDir), `The data directory ${dataDir}`);
   let store: JsonWaitlistStore | undefined;
-  let operator: OperatorServer | undefined;
+  let operator: Awaited<ReturnType<typeof serveOperator>>;
   const health = new EngineHealth({
     engine: 'json',
     logger: options.logger ?? silentLogger,

@@ -1,24 +1,24 @@
 /**
  * The JSON engine's production OAuth clients: DATA_DIR/clients.json, written by `npm run clients`
- * under its own lock and re-read by the sidecar when its identity (inode, size, mtime) changed, so
- * created and deleted clients count at once (docs/api.md).
+ * under its own lock and read by the sidecar on each token request, so created and deleted clients
+ * count at once (docs/api.md); beside the request's scrypt run, reading a small file costs nothing.
  */
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { authenticateAgainst, ClientRecord, type ClientRegistry } from '../../domain/clients.ts';
-import { readJsonFile, writeJsonFile } from '../durable-file.ts';
+import { formatFile } from '../durable-file.ts';
 import { acquireLock } from '../lock.ts';
 
 export const CLIENTS_FILE_NAME = 'clients.json';
 
-const ClientsFile = z
-  .object({
-    format: z.literal('waitlist-clients'),
-    version: z.literal(1),
-    clients: z.array(ClientRecord),
-  })
-  .strict();
+const clientsFile = formatFile(
+  'waitlist-clients',
+  { clients: z.array(ClientRecord) },
+  (path) =>
+    `The clients file ${path} is corrupt or not a clients file; it has been left untouched. ` +
+    'Restore it from a backup, or move it away and create the clients again with npm run clients -- create <name>.',
+);
 
 export function clientsPath(dataDir: string): string {
   return join(dataDir, CLIENTS_FILE_NAME);
@@ -26,38 +26,30 @@ export function clientsPath(dataDir: string): string {
 
 /** The clients in the file; [] when there is no file. Throws StartupError on a corrupt file. */
 export async function readClients(path: string): Promise<ClientRecord[]> {
-  const file = await readJsonFile(
-    path,
-    ClientsFile,
-    `The clients file ${path} is corrupt or not a clients file; it has been left untouched. ` +
-      'Restore it from a backup, or move it away and create the clients again with npm run clients -- create <name>.',
-  );
-  return file?.clients ?? [];
+  return (await clientsFile.read(path))?.clients ?? [];
 }
 
 export function writeClients(path: string, clients: readonly ClientRecord[]): Promise<void> {
-  return writeJsonFile(path, { format: 'waitlist-clients', version: 1, clients });
+  return clientsFile.write(path, { clients });
 }
 
 /** The production clients, following the file as the operator changes it. */
 export class FileClientDirectory implements ClientRegistry {
   readonly #path: string;
-  #identity = '';
-  #clients: ClientRecord[] = [];
 
   constructor(path: string) {
     this.#path = path;
   }
 
-  /** Loads the file now (at start-up), so a corrupt file stops the start. */
+  /** Reads the file now (at start-up), so a corrupt file stops the start. */
   async load(): Promise<this> {
-    await this.#refresh();
+    await this.list();
     return this;
   }
 
+  /** A corrupt file fails the request (500) rather than keeping clients the operator deleted. */
   async authenticate(id: string, secret: string) {
-    await this.#refresh();
-    return authenticateAgainst(this.#clients, id, secret);
+    return authenticateAgainst(await this.list(), id, secret);
   }
 
   async list(): Promise<ClientRecord[]> {
@@ -85,17 +77,5 @@ export class FileClientDirectory implements ClientRegistry {
     } finally {
       await lock.release();
     }
-  }
-
-  async #refresh(): Promise<void> {
-    const info = await stat(this.#path).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
-    const identity = info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'absent';
-    if (identity === this.#identity) return;
-    // A corrupt file fails the request (500) rather than keeping clients the operator deleted.
-    this.#clients = await readClients(this.#path);
-    this.#identity = identity;
   }
 }

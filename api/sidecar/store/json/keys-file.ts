@@ -1,7 +1,7 @@
 /** The JSON engine's generated token keys (store/keys.ts): DATA_DIR/token-keys.json, mode 0600, written once. */
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeJsonFile } from '../durable-file.ts';
+import { formatFile } from '../durable-file.ts';
 import { chooseKeys, KEY_BYTES, newKey, type ConfiguredKeys, type TokenKeys } from '../keys.ts';
 
 export const KEYS_FILE_NAME = 'token-keys.json';
@@ -10,19 +10,19 @@ const base64urlKey = z
   .string()
   .regex(/^[A-Za-z0-9_-]+$/)
   .refine((value) => Buffer.from(value, 'base64url').length >= KEY_BYTES);
-const KeysFile = z
-  .object({
-    format: z.literal('waitlist-token-keys'),
-    version: z.literal(1),
-    production: base64urlKey.optional(),
-    sandbox: base64urlKey.optional(),
-  })
-  .strict();
-export type KeysFile = z.infer<typeof KeysFile>;
+
+/** The stored keys (the migration to PostgreSQL reads them too). */
+export const keysFile = formatFile(
+  'waitlist-token-keys',
+  { production: base64urlKey.optional(), sandbox: base64urlKey.optional() },
+  (path) =>
+    `The key file ${path} is corrupt or not a token key file. The sidecar will not start and has left it ` +
+    'untouched. Restore it, or delete it to generate new keys (this invalidates every issued token).',
+);
 
 export async function loadOrCreateKeys(dataDir: string, configured: ConfiguredKeys): Promise<TokenKeys> {
   const path = join(dataDir, KEYS_FILE_NAME);
-  const file: KeysFile = (await readKeysFile(path)) ?? { format: 'waitlist-token-keys', version: 1 };
+  const file: Partial<Record<'production' | 'sandbox', string>> = (await keysFile.read(path)) ?? {};
   let changed = false;
   const keys = await chooseKeys(configured, async (env) => {
     if (!file[env]) {
@@ -31,16 +31,6 @@ export async function loadOrCreateKeys(dataDir: string, configured: ConfiguredKe
     }
     return new Uint8Array(Buffer.from(file[env], 'base64url'));
   });
-  if (changed) await writeJsonFile(path, file);
+  if (changed) await keysFile.write(path, file);
   return keys;
-}
-
-/** The stored keys (for the migration to PostgreSQL); undefined when there is no file. */
-export function readKeysFile(path: string): Promise<KeysFile | undefined> {
-  return readJsonFile(
-    path,
-    KeysFile,
-    `The key file ${path} is corrupt or not a token key file. The sidecar will not start and has left it ` +
-      'untouched. Restore it, or delete it to generate new keys (this invalidates every issued token).',
-  );
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Low } from 'lowdb';
 import type { WaitlistSignup, WaitlistStats } from '../../../contract/index.ts';
-import type { Channel } from '../../domain/consent.ts';
+import type { Channel } from '../../domain/record.ts';
 import { mergeSignup, type WaitlistRecord } from '../../domain/record.ts';
 import { daySeriesOf, type DayRange, type DaySeries } from '../../domain/day-series.ts';
 import { computeStats } from '../../domain/stats.ts';

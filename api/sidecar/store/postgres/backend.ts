@@ -36,10 +36,8 @@ export async function openPostgresBackend(config: Config, options: BackendOption
       keys,
       health: watch.health,
       describe: async () => `store: PostgreSQL ${urlWithoutPassword(url)}, ${await store.count()} records`,
-      async close() {
-        await store.close();
-        await close();
-      },
+      // The store holds nothing of its own: ending the pool (after its calls in flight) closes it.
+      close,
     };
   } catch (error) {
     await close().catch(() => {});

@@ -12,13 +12,13 @@ import type { ClientRecord } from '../../domain/clients.ts';
 import type { WaitlistRecord } from '../../domain/record.ts';
 import { StartupError } from '../errors.ts';
 import { clientsPath, readClients } from '../json/clients-file.ts';
-import { KEYS_FILE_NAME, readKeysFile } from '../json/keys-file.ts';
+import { KEYS_FILE_NAME, keysFile } from '../json/keys-file.ts';
 import { JsonWaitlistStore, STORE_FILE_NAME } from '../json/waitlist-store.ts';
 import { acquireLock, dataDirLockPath, LockHeldError } from '../lock.ts';
 import { clientParams, COLUMNS as CLIENT_COLUMNS } from './clients.ts';
 import { sharedKey } from './keys.ts';
 import { openPool } from './pool.ts';
-import { RECORD_COLUMNS } from './record-row.ts';
+import { columnsOf, RECORD_COLUMNS } from './record-row.ts';
 import { migrateSchema } from './schema.ts';
 import { STATS_TRIGGERS } from './stats-schema.ts';
 
@@ -39,7 +39,7 @@ export async function readJsonDataDir(dataDir: string): Promise<MigrationSource>
       `There is no waitlist file ${join(dataDir, STORE_FILE_NAME)} to migrate. Check DATA_DIR: it must name the JSON store's data directory.`,
     );
   }
-  const keys = await readKeysFile(join(dataDir, KEYS_FILE_NAME));
+  const keys = await keysFile.read(join(dataDir, KEYS_FILE_NAME));
   return {
     records: store.export(),
     clients: await readClients(clientsPath(dataDir)),
@@ -81,30 +81,6 @@ function answer(column: string): string {
 /** The invitation goes as a whole: the database's when it has one (a run there already), else the file's. */
 function invitation(column: string): string {
   return `CASE WHEN w.invite_state IS NULL THEN EXCLUDED.${column} ELSE w.${column} END`;
-}
-
-/** The records as one array per column, in RECORD_COLUMNS' order. */
-function columnsOf(records: readonly WaitlistRecord[]): unknown[][] {
-  const pick = (read: (r: WaitlistRecord) => unknown) => records.map(read);
-  return [
-    pick((r) => r.email),
-    pick((r) => r.createdAt),
-    pick((r) => r.consentAt),
-    pick((r) => r.updatedAt),
-    pick((r) => r.lang),
-    pick((r) => r.role ?? null),
-    pick((r) => r.building ?? null),
-    pick((r) => r.source ?? null),
-    pick((r) => r.consent.form),
-    pick((r) => r.consent.channel),
-    pick((r) => r.consent.lang),
-    pick((r) => r.consent.textVersion),
-    pick((r) => r.invitation?.state ?? null),
-    pick((r) => r.invitation?.claimedAt ?? null),
-    pick((r) => r.invitation?.invitedAt ?? null),
-    pick((r) => r.invitation?.messageId ?? null),
-    pick((r) => r.invitation?.error ?? null),
-  ];
 }
 
 /** The rows of `table` whose `column` is one of `values` (the comparison after a copy). */

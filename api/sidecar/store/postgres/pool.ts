@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import { urlWithoutPassword } from '../../../log/redact.ts';
-import { describeCause } from '../../health/engine-health.ts';
+import { describeCause, TLS_FAILURE } from '../../health/engine-health.ts';
 import { StartupError } from '../errors.ts';
 
 /** The connection attempt at start may take this long (a managed server across a network). */
@@ -39,9 +39,6 @@ export function clientConfig(url: string, rootCert?: string): pg.ClientConfig {
   if (mode && VERIFYING_MODES.has(mode) && rootCert && !parsed.searchParams.has('sslrootcert')) parsed.searchParams.set('sslrootcert', rootCert);
   return { connectionString: parsed.href };
 }
-
-/** TLS failures: the hint names the settings that decide them. */
-const TLS_FAILURE = /certificate|self.signed|SSL|TLS|EPROTO|UNABLE_TO_|DEPTH_ZERO|encryption/i;
 
 /** A pool whose server answered once (else a StartupError). */
 export async function openPool(url: string, options: PoolOptions): Promise<pg.Pool> {

@@ -22,7 +22,7 @@ CREATE TABLE waitlist (
   role text,
   building text,
   source text,
-  consent_form text NOT NULL,            -- evidence of the latest consent (domain/consent.ts)
+  consent_form text NOT NULL,            -- evidence of the latest consent (domain/record.ts)
   consent_channel text NOT NULL,
   consent_lang text NOT NULL,
   consent_text_version text NOT NULL,

@@ -5,13 +5,11 @@
  */
 import type pg from 'pg';
 import { DEFAULT_LANG, type WaitlistSignup, type WaitlistStats } from '../../../contract/index.ts';
-import { consentEvidence, type Channel } from '../../domain/consent.ts';
-import type { WaitlistRecord } from '../../domain/record.ts';
-import { emptyCounts, statsOf, windowStarts } from '../../domain/stats.ts';
+import { consentEvidence, type Channel, type WaitlistRecord } from '../../domain/record.ts';
+import { emptyCounts, statsOf, tally, windowStarts, type FieldCounts } from '../../domain/stats.ts';
 import type { CommitInfo, ExportFilter, WaitlistStore } from '../waitlist-store.ts';
 import type { DayRange, DaySeries } from '../../domain/day-series.ts';
-import { signupsPerDay } from './day-series.ts';
-import { RECORD_COLUMNS, recordFromRow, type RecordRow } from './record-row.ts';
+import { RECORD_COLUMNS, recordFromRow } from './record-row.ts';
 import { STATS_FIELDS } from './stats-schema.ts';
 import type { Guard } from './engine-watch.ts';
 import { failureText, type InviteClaim, type InviteFilter } from '../../domain/invitation.ts';
@@ -44,10 +42,24 @@ SELECT field, value, sum(n)::bigint AS n FROM stats_answers GROUP BY 1, 2
 UNION ALL SELECT 'last7Days', NULL, stats_after($1)
 UNION ALL SELECT 'last30Days', NULL, stats_after($2)`;
 
+/**
+ * First sign-ups per UTC day (domain/day-series.ts is the definition): rows grouped by day and
+ * answers (at most 216 a day, never a record), summed in signupsPerDay into each question's series.
+ * One plain hash aggregate: GROUPING SETS per question would sort the range's rows once per question.
+ * $1 = since, $2 = until. The count before the range is the row whose day is NULL.
+ */
+const DAY_SERIES_SQL = `
+SELECT day::text AS day, lang, role, building, source, count(*) AS n
+FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, lang, role, building, source
+      FROM waitlist WHERE created_at >= $1 AND created_at < $2) AS range
+GROUP BY day, lang, role, building, source
+UNION ALL
+SELECT NULL, NULL, NULL, NULL, NULL, count(*) FROM waitlist WHERE created_at < $1`;
+
 /** Rows fetched per round trip of an export. */
 const EXPORT_BATCH = 1000;
 
-/** `AND …` conditions of an invitation filter, numbering parameters after those already in `params`. */
+/** `AND …` conditions of an invitation (or export) filter, numbering parameters after those already in `params`. */
 function filterSql(filter: InviteFilter, params: unknown[]): string {
   let sql = '';
   for (const column of ['lang', 'role', 'building', 'source'] as const) {
@@ -59,7 +71,6 @@ function filterSql(filter: InviteFilter, params: unknown[]): string {
 export class PostgresWaitlistStore implements WaitlistStore {
   readonly #pool: pg.Pool;
   readonly #guard: Guard;
-  #closed = false;
   #commits = 0;
   readonly #onCommit: ((info: CommitInfo) => void) | undefined;
   /** The last statistics query started, and the one that calls made meanwhile wait for. */
@@ -79,14 +90,14 @@ export class PostgresWaitlistStore implements WaitlistStore {
     const values = [signup.email, at, signup.lang ?? null, signup.role ?? null, signup.building ?? null, signup.source ?? null];
     values.push(consent.form, consent.channel, consent.lang, consent.textVersion);
     // A named query: parsed and planned once per connection, not per sign-up.
-    await this.#run(() => this.#pool.query({ name: 'waitlist-upsert', text: UPSERT_SQL, values }));
+    await this.#guard(() => this.#pool.query({ name: 'waitlist-upsert', text: UPSERT_SQL, values }));
     this.#commits += 1;
     this.#onCommit?.({ durationMs: performance.now() - started });
   }
 
   /** A durable commit that changes no table, so a discarded sign-up waits as a stored one: a WAL message makes COMMIT flush, `SELECT 1` would not. */
   async sync(): Promise<void> {
-    await this.#run(() => this.#pool.query("SELECT pg_logical_emit_message(true, 'waitlist-sync', '')"));
+    await this.#guard(() => this.#pool.query("SELECT pg_logical_emit_message(true, 'waitlist-sync', '')"));
     this.#commits += 1;
   }
 
@@ -108,7 +119,7 @@ export class PostgresWaitlistStore implements WaitlistStore {
     const next = { now } as { now: number; answer: Promise<WaitlistStats> };
     const start = () => {
       this.#statsNext = undefined;
-      return this.#run(() => this.#readStats(next.now));
+      return this.#guard(() => this.#readStats(next.now));
     };
     next.answer = this.#statsLast.then(start, start);
     this.#statsLast = next.answer;
@@ -137,17 +148,32 @@ export class PostgresWaitlistStore implements WaitlistStore {
 
   /** The total of the counters (every record has a language): exact, and as cheap at any size. */
   async count(): Promise<number> {
-    const { rows } = await this.#run(() => this.#pool.query<{ n: string }>("SELECT coalesce(sum(n), 0) AS n FROM stats_answers WHERE field = 'lang'"));
+    const { rows } = await this.#guard(() => this.#pool.query<{ n: string }>("SELECT coalesce(sum(n), 0) AS n FROM stats_answers WHERE field = 'lang'"));
     return Number(rows[0].n);
   }
 
-  /** One grouped query (day-series.ts): rows per day and answer, never records. */
-  signupsPerDay(range: DayRange): Promise<DaySeries> {
-    return this.#run(() => signupsPerDay(this.#pool, range));
+  /** One grouped query (DAY_SERIES_SQL): rows per day and answer, never records. */
+  async signupsPerDay(range: DayRange): Promise<DaySeries> {
+    const values = [range.since, range.until];
+    type Row = Record<'day' | 'lang' | 'role' | 'building' | 'source', string | null> & { n: string };
+    const { rows } = await this.#guard(() => this.#pool.query<Row>({ name: 'waitlist-day-series', text: DAY_SERIES_SQL, values }));
+    let before = 0;
+    const byDay = new Map<string, FieldCounts>();
+    for (const row of rows) {
+      if (row.day === null) {
+        before = Number(row.n);
+        continue;
+      }
+      let counts = byDay.get(row.day);
+      if (!counts) byDay.set(row.day, (counts = emptyCounts()));
+      tally(counts, { ...row, lang: row.lang! }, Number(row.n));
+    }
+    const days = [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, counts]) => ({ day, counts }));
+    return { before, days };
   }
 
   async show(email: string): Promise<WaitlistRecord | undefined> {
-    const { rows } = await this.#run(() => this.#pool.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM waitlist WHERE email = $1`, [email]));
+    const { rows } = await this.#guard(() => this.#pool.query(`SELECT ${RECORD_COLUMNS} FROM waitlist WHERE email = $1`, [email]));
     return rows[0] ? recordFromRow(rows[0]) : undefined;
   }
 
@@ -156,34 +182,29 @@ export class PostgresWaitlistStore implements WaitlistStore {
   }
 
   async eraseMany(emails: string[]): Promise<boolean[]> {
-    const { rows } = await this.#run(() => this.#pool.query<{ email: string }>('DELETE FROM waitlist WHERE email = ANY($1) RETURNING email', [emails]));
+    const { rows } = await this.#guard(() => this.#pool.query<{ email: string }>('DELETE FROM waitlist WHERE email = ANY($1) RETURNING email', [emails]));
     const erased = new Set(rows.map((row) => row.email));
     return emails.map((email) => erased.has(email));
   }
 
   /** One grouped scan: a row per domain, never a record. */
   async membersPerDomain(): Promise<Map<string, number>> {
-    const { rows } = await this.#run(() => this.#pool.query<{ domain: string; n: string }>("SELECT split_part(email, '@', 2) AS domain, count(*) AS n FROM waitlist GROUP BY 1"));
+    const { rows } = await this.#guard(() => this.#pool.query<{ domain: string; n: string }>("SELECT split_part(email, '@', 2) AS domain, count(*) AS n FROM waitlist GROUP BY 1"));
     return new Map(rows.map((row) => [row.domain, Number(row.n)]));
   }
 
   /** The records in first-sign-up order through a server-side cursor in one read-only snapshot: memory stays flat at any size. */
   async *export(filter: ExportFilter = {}): AsyncIterable<WaitlistRecord> {
-    const where: string[] = [];
     const params: unknown[] = [];
-    if (filter.lang) where.push(`lang = $${params.push(filter.lang)}`);
-    if (filter.since) where.push(`created_at >= $${params.push(filter.since)}`);
-    const client = await this.#run(() => this.#pool.connect());
+    let where = filterSql({ lang: filter.lang }, params);
+    if (filter.since) where += ` AND created_at >= $${params.push(filter.since)}`;
+    const client = await this.#guard(() => this.#pool.connect());
     let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      await client.query(
-        `DECLARE export_cursor NO SCROLL CURSOR FOR SELECT ${RECORD_COLUMNS} FROM waitlist` +
-          `${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, email`,
-        params,
-      );
+      await client.query(`DECLARE export_cursor NO SCROLL CURSOR FOR SELECT ${RECORD_COLUMNS} FROM waitlist WHERE true${where} ORDER BY created_at, email`, params);
       for (;;) {
-        const { rows } = await client.query<RecordRow>(`FETCH ${EXPORT_BATCH} FROM export_cursor`);
+        const { rows } = await client.query(`FETCH ${EXPORT_BATCH} FROM export_cursor`);
         for (const row of rows) yield recordFromRow(row);
         if (rows.length < EXPORT_BATCH) break;
       }
@@ -204,8 +225,8 @@ export class PostgresWaitlistStore implements WaitlistStore {
     const params: unknown[] = [claim.at, claim.messageIdDomain, claim.count];
     let which = claim.claimedBefore === undefined ? 'invite_state IS NULL' : `invite_state = 'claimed' AND invite_claimed_at < $${params.push(claim.claimedBefore)}`;
     if (claim.except?.length) which += ` AND email <> ALL($${params.push(claim.except)})`;
-    const { rows } = await this.#run(() =>
-      this.#pool.query<RecordRow>(
+    const { rows } = await this.#guard(() =>
+      this.#pool.query(
         // RETURNING keeps no order: the claimed rows are sorted after the UPDATE.
         `WITH claimed AS (
            UPDATE waitlist SET invite_state = 'claimed', invite_claimed_at = $1, invited_at = NULL, invite_error = NULL,
@@ -235,23 +256,16 @@ export class PostgresWaitlistStore implements WaitlistStore {
   async unconfirmedInvitations(filter: InviteFilter = {}): Promise<WaitlistRecord[]> {
     const params: unknown[] = [];
     const sql = `SELECT ${RECORD_COLUMNS} FROM waitlist WHERE invite_state = 'claimed'${filterSql(filter, params)} ORDER BY created_at, email`;
-    const { rows } = await this.#run(() => this.#pool.query<RecordRow>(sql, params));
+    const { rows } = await this.#guard(() => this.#pool.query(sql, params));
     return rows.map(recordFromRow);
   }
 
   async #settle(email: string, messageId: string, set: string, values: unknown[]): Promise<boolean> {
     const sql = `UPDATE waitlist SET ${set} WHERE email = $1 AND invite_message_id = $2 AND invite_state = 'claimed'`;
-    const { rowCount } = await this.#run(() => this.#pool.query(sql, [email, messageId, ...values]));
+    const { rowCount } = await this.#guard(() => this.#pool.query(sql, [email, messageId, ...values]));
     return (rowCount ?? 0) > 0;
   }
 
-  /** The pool belongs to the backend, which ends it; afterwards the store takes no more calls. */
-  async close(): Promise<void> {
-    this.#closed = true;
-  }
-
-  async #run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#closed) throw new Error('store is closed');
-    return this.#guard(work);
-  }
+  /** The pool belongs to the backend, which ends it: afterwards every call fails. */
+  async close(): Promise<void> {}
 }

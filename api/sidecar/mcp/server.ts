@@ -1,29 +1,38 @@
 /**
- * The MCP tools: the status probe, the sign-up and the statistics, each calling what the API's
- * route calls, so an agent gets the same validation, merge and answers as a JSON client. Schemas
- * are built from the contract's enums without ids, as MCP tool schemas carry no `$ref`.
+ * The MCP server of an environment, built per request. Its tools: the status probe, the sign-up and
+ * the statistics, each calling what the API's route calls, so an agent gets the same validation,
+ * merge and answers as a JSON client (the sign-up's schema is the contract's own, which carries no
+ * id: MCP tool schemas carry no `$ref`). Its resources: every page's Markdown twin (both
+ * languages), the OpenAPI document and llms.txt, read from the site build (DIST_DIR), never from
+ * the network, their URIs the public URLs the front serves them at.
  */
-import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { BUILDING, EMAIL_MAX_LENGTH, LANGS, ROLES, SOURCES, statusBody, type Accepted } from '../../contract/index.ts';
+import { API_DESCRIPTION_VERSION, DISCOVERY_PATHS, EMAIL_MAX_LENGTH, statusBody, WaitlistSignup, type Accepted } from '../../contract/index.ts';
+import { BRAND } from '../../contract/brand.ts';
 import { checkSignup } from '../domain/signup.ts';
 import { SANDBOX_STATS } from '../domain/stats.ts';
 import type { RouteContext } from '../deps.ts';
 
 export const STATS_TOOL = 'waitlist_stats';
 
-const JoinWaitlist = z
-  .object({
-    email: z.string().max(EMAIL_MAX_LENGTH).describe('E-mail address of the person joining; stored lower-cased.'),
-    consent: z
-      .literal(true)
-      .describe('Must be true, and only when the owner of the address has agreed to be stored and e-mailed about early access.'),
-    role: z.enum(ROLES).optional().describe('What describes the person best.'),
-    building: z.enum(BUILDING).optional().describe('What the person is building.'),
-    source: z.enum(SOURCES).optional().describe('Which form on the site the person used, if any.'),
-    lang: z.enum(LANGS).optional().describe('Language of the later notification; default en.'),
-  })
-  .strict();
+export async function buildServer(ctx: RouteContext): Promise<McpServer> {
+  const name = ctx.env === 'sandbox' ? 'waitlist-sandbox' : 'waitlist';
+  const server = new McpServer(
+    { name, title: `${BRAND.product} waitlist`, version: API_DESCRIPTION_VERSION },
+    { instructions: `Join the ${BRAND.product} early-access waitlist, check the service, read its aggregate statistics.` },
+  );
+  registerTools(server, ctx);
+  await registerResources(server, ctx);
+  return server;
+}
+
+/** The contract's sign-up without its honeypot, the address as text: checkSignup normalises it before it validates, as for a JSON client. */
+const JoinWaitlist = WaitlistSignup.omit({ website: true }).extend({
+  email: z.string().max(EMAIL_MAX_LENGTH).describe('E-mail address of the person joining; stored lower-cased.'),
+});
 
 /** Tool errors name the field, so the agent can correct its call (MCP: errors an LLM can act on). */
 const FIELD_ERRORS = {
@@ -36,7 +45,7 @@ function json(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
 }
 
-export function registerTools(server: McpServer, { env, urls, deps }: RouteContext): void {
+function registerTools(server: McpServer, { env, urls, deps }: RouteContext): void {
   server.registerTool(
     'status',
     {
@@ -82,4 +91,24 @@ export function registerTools(server: McpServer, { env, urls, deps }: RouteConte
     },
     async () => json(env === 'sandbox' ? SANDBOX_STATS : await deps.store.stats(deps.clock.now())),
   );
+}
+
+const MIME_TYPES: Record<string, string> = { '.md': 'text/markdown', '.json': 'application/json', '.txt': 'text/plain' };
+const DOCUMENTS = [DISCOVERY_PATHS.openapi, DISCOVERY_PATHS.llms].map((file) => file.slice(1));
+
+/** Files of the build that are resources, relative to it with '/' separators. */
+async function resourceFiles(distDir: string): Promise<string[]> {
+  const all = await readdir(distDir, { recursive: true }).catch(() => [] as string[]);
+  const twins = all.map((file) => file.split(path.sep).join('/')).filter((file) => file.endsWith('.md') && !file.startsWith('.well-known/'));
+  return [...twins.sort(), ...DOCUMENTS.filter((file) => all.includes(file))];
+}
+
+async function registerResources(server: McpServer, { deps }: RouteContext): Promise<void> {
+  const { DIST_DIR, BASE_URL } = deps.config;
+  for (const file of await resourceFiles(DIST_DIR)) {
+    const mimeType = MIME_TYPES[path.extname(file)]!;
+    server.registerResource(file, `${BASE_URL}/${file}`, { mimeType }, async (uri) => ({
+      contents: [{ uri: uri.href, mimeType, text: await readFile(path.join(DIST_DIR, file), 'utf8') }],
+    }));
+  }
 }
