@@ -24,13 +24,7 @@ const SERVES_WITHOUT: ReadonlySet<EngineName> = new Set(['redis']);
  * is down (PostgreSQL, the JSON store's disk); a down engine the product serves without is named
  * in `degraded` and leaves the instance ready, so a balancer does not take every instance out at once.
  */
-export interface Readiness {
-  ready: boolean;
-  degraded: EngineName[];
-  engines: EngineState[];
-}
-
-export function readinessOf(engines: readonly EngineState[]): Readiness {
+export function readinessOf(engines: readonly EngineState[]) {
   const down = engines.filter((engine) => engine.state === 'down');
   return {
     ready: down.every((engine) => SERVES_WITHOUT.has(engine.engine)),
@@ -38,3 +32,5 @@ export function readinessOf(engines: readonly EngineState[]): Readiness {
     engines: [...engines],
   };
 }
+
+export type Readiness = ReturnType<typeof readinessOf>;

@@ -8,9 +8,6 @@ import type { Config } from '../config.ts';
 
 export type SidecarAddress = { socketPath: string } | { host: string; port: number };
 
-/** The socket's file name inside DATA_DIR; the data-directory lock makes it one sidecar's. */
-export const SIDECAR_SOCKET_NAME = 'sidecar.sock';
-
 /**
  * sockaddr_un.sun_path is 108 bytes on Linux (104 on macOS), terminating NUL included: a longer
  * path cannot be bound at all.
@@ -19,7 +16,8 @@ export const MAX_SOCKET_PATH_BYTES = 103;
 
 export function sidecarAddress(config: Pick<Config, 'SIDECAR_LISTEN' | 'SIDECAR_HOST' | 'SIDECAR_PORT' | 'DATA_DIR'>): SidecarAddress {
   if (config.SIDECAR_LISTEN === 'tcp') return { host: config.SIDECAR_HOST, port: config.SIDECAR_PORT };
-  return { socketPath: resolve(config.DATA_DIR, SIDECAR_SOCKET_NAME) };
+  // The data-directory lock makes the socket one sidecar's.
+  return { socketPath: resolve(config.DATA_DIR, 'sidecar.sock') };
 }
 
 /** For logs and the ready message: `unix:/abs/path` or `http://host:port`. */
