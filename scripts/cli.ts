@@ -42,16 +42,13 @@ export interface Program {
 }
 
 /** The overview shows each command's first sentence; `COMMAND --help` shows all of its help. */
-function firstSentence(help: string): string {
-  // The prose comes first; option lines (indented) follow it.
-  const prose = help.split(/\n(?=\s)/, 1)[0];
-  const text = prose.replace(/\s+/g, ' ').trim();
-  const end = text.search(/\.(\s+[A-Z]|$)/);
-  return end === -1 ? text : text.slice(0, end + 1);
-}
-
 function programUsage(program: Program): string {
-  const lines = Object.values(program.commands).map((command) => `  ${program.name} ${command.synopsis}\n      ${firstSentence(command.help)}`);
+  const lines = Object.values(program.commands).map((command) => {
+    // The prose comes first; option lines (indented) follow it.
+    const text = command.help.split(/\n(?=\s)/, 1)[0].replace(/\s+/g, ' ').trim();
+    const end = text.search(/\.(\s+[A-Z]|$)/);
+    return `  ${program.name} ${command.synopsis}\n      ${end === -1 ? text : text.slice(0, end + 1)}`;
+  });
   return `${program.summary}\n\nusage:\n${lines.join('\n')}\n\n${program.footer}\n`;
 }
 

@@ -51,7 +51,6 @@ export function superviseSidecar({ entry, env, log, initialDelayMs = 250, onRest
     const current = fork(entry, [], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true });
     child = current;
     return new Promise<void>((resolve, reject) => {
-      /** When the child said it is ready; undefined until then. */
       let readyAt: number | undefined;
       const timer = setTimeout(() => {
         log(`sidecar not ready after ${READY_TIMEOUT_MS} ms; stopping it`);
