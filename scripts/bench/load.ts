@@ -22,19 +22,8 @@ export interface Request {
   body?: (n: number) => string;
 }
 
-export interface Measured {
-  requestsPerSecond: number;
-  /** Milliseconds. */
-  p50: number;
-  p99: number;
-  /** CPU of the process given (and its children) per answered request, in µs. */
-  cpuMicros: number;
-  /** Errors, timeouts and answers other than 2xx. */
-  failed: number;
-}
-
 /** Loads the target with CONNECTIONS clients for `seconds` after a one-second warm-up (the JIT, kept-alive connections). */
-export async function measure(target: Target, request: Request, seconds: number, pid?: number): Promise<Measured> {
+export async function measure(target: Target, request: Request, seconds: number, pid?: number) {
   let n = 0;
   const body = request.body;
   // setupRequest builds each request afresh, its Content-Length included.
@@ -56,12 +45,17 @@ export async function measure(target: Target, request: Request, seconds: number,
   const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? NaN;
   return {
     requestsPerSecond: result.requests.total / seconds,
+    /** Milliseconds. */
     p50: at(0.5),
     p99: at(0.99),
+    /** CPU of the process given (and its children) per answered request, in µs. */
     cpuMicros: (cpu * 1e6) / Math.max(1, result.requests.total),
+    /** Errors, timeouts and answers other than 2xx. */
     failed: result.errors + result.timeouts + result.non2xx,
   };
 }
+
+export type Measured = Awaited<ReturnType<typeof measure>>;
 
 /**
  * `rounds` runs of each of `loads` loads, the order alternating so that no load always runs right
