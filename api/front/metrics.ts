@@ -30,12 +30,8 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 export function createFrontMetrics(sidecarUp: () => boolean) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: 'waitlist_http_requests_total',
-    help: 'Requests answered by the front, by operation (contract route id, or site), environment and status.',
-    labelNames: ['operation', 'environment', 'status'] as const,
-    registers: [registry],
-  });
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => new Counter({ name, help, labelNames, registers: [registry] });
+  const requests = counter('waitlist_http_requests_total', 'Requests answered by the front, by operation (contract route id, or site), environment and status.', ['operation', 'environment', 'status']);
   const latency = new Histogram({
     name: 'waitlist_http_request_duration_seconds',
     help: 'Time from the request reaching the front to the end of its answer.',
@@ -43,29 +39,14 @@ export function createFrontMetrics(sidecarUp: () => boolean) {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
-  const signups = new Counter({
-    name: 'waitlist_signups_accepted_total',
-    help: 'Sign-ups answered as accepted (200 or 303), by environment; the sandbox stores nothing.',
-    labelNames: ['environment'] as const,
-    registers: [registry],
-  });
-  const refusals = new Counter({
-    name: 'waitlist_rate_limit_refusals_total',
-    help: 'Requests refused with 429 by the rate limits, by operation and environment.',
-    labelNames: ['operation', 'environment'] as const,
-    registers: [registry],
-  });
-  const restarts = new Counter({ name: 'waitlist_sidecar_restarts_total', help: 'Times the supervisor replaced a sidecar that died.', registers: [registry] });
-  const held = new Counter({
-    name: 'waitlist_sidecar_held_requests_total',
-    help: 'API requests that found no sidecar (restarting, connection refused) and were held for the next one (SIDECAR_HOLD_MS).',
-    registers: [registry],
-  });
-  const dropped = new Counter({
-    name: 'waitlist_sidecar_dropped_requests_total',
-    help: 'API requests that found no sidecar and were answered 500 because none came within SIDECAR_HOLD_MS.',
-    registers: [registry],
-  });
+  const signups = counter('waitlist_signups_accepted_total', 'Sign-ups answered as accepted (200 or 303), by environment; the sandbox stores nothing.', ['environment']);
+  const refusals = counter('waitlist_rate_limit_refusals_total', 'Requests refused with 429 by the rate limits, by operation and environment.', ['operation', 'environment']);
+  const restarts = counter('waitlist_sidecar_restarts_total', 'Times the supervisor replaced a sidecar that died.');
+  const held = counter(
+    'waitlist_sidecar_held_requests_total',
+    'API requests that found no sidecar (restarting, connection refused) and were held for the next one (SIDECAR_HOLD_MS).',
+  );
+  const dropped = counter('waitlist_sidecar_dropped_requests_total', 'API requests that found no sidecar and were answered 500 because none came within SIDECAR_HOLD_MS.');
   new Gauge({
     name: 'waitlist_sidecar_up',
     help: '1 while the sidecar is ready to answer, 0 while it is down or restarting.',
