@@ -15,7 +15,6 @@ export type Compressed = { br?: Buffer; gzip?: Buffer };
 /** Below this size a compressed body saves less than its headers cost. */
 const MIN_COMPRESS_BYTES = 256;
 
-/** The file-name suffix of each stored coding. */
 const SUFFIX = { br: '.br', gzip: '.gz' } as const;
 
 const brotli = promisify(zlib.brotliCompress);

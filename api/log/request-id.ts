@@ -8,7 +8,6 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 /** What an id may look like: short, no spaces or control characters (it goes into log lines). */
 const ACCEPTABLE = /^[A-Za-z0-9._:+/=-]{1,128}$/;
 
-/** The id a header holds when it is acceptable, else undefined. */
 export function acceptableRequestId(value: string | string[] | undefined): string | undefined {
   const id = Array.isArray(value) ? value[value.length - 1] : value;
   return id !== undefined && ACCEPTABLE.test(id) ? id : undefined;

@@ -8,7 +8,6 @@ import type { ChildProcess } from 'node:child_process';
 import { on } from 'node:events';
 import type { Readiness } from './readiness.ts';
 
-/** The questions and the type of their answers. */
 interface Answers {
   metrics: string;
   readiness: Readiness;

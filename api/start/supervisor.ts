@@ -24,7 +24,6 @@ const ASK_TIMEOUT_MS = 1_000;
 const ignoreClosed = () => {};
 
 export interface SupervisorOptions {
-  /** The sidecar's entry file. */
   entry: string;
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;

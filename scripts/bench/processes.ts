@@ -83,7 +83,6 @@ export async function command(checkout: Checkout, script: string, args: string[]
 
 export type CommandRun = Awaited<ReturnType<typeof command>>;
 
-/** A command that must succeed. */
 export async function mustRun(checkout: Checkout, script: string, args: string[], env: NodeJS.ProcessEnv): Promise<CommandRun> {
   const run = await command(checkout, script, args, env);
   if (run.code !== 0) throw new Error(`${script} ${args.join(' ')} (${checkout.label}) exited with ${run.code}:\n${run.stderr}`);
