@@ -3,6 +3,7 @@
  * answer to what node:http's parser refuses, and a stop that does not cut requests in flight.
  * docs/front.md "Timeouts and limits" says what each limit is and why its default.
  */
+import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type net from 'node:net';
@@ -63,13 +64,8 @@ export async function listen(handler: http.RequestListener, host: string, port: 
   // RFC 9110 §10.1.1: an expectation other than 100-continue may be ignored, and is: node:http's
   // own answer would be a bare 417, a status the contract does not have.
   server.on('checkExpectation', serve);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(port, host);
+  await once(server, 'listening');
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;
