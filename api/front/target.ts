@@ -78,9 +78,7 @@ export function parseTarget(target: string): ParsedTarget {
   const segments = path.split('/').slice(1);
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i];
-    const last = i === segments.length - 1;
-    if (segment === '' && !last) return { ok: false, reason: 'malformed' };
-    if (segment === '.' || segment === '..') return { ok: false, reason: 'malformed' };
+    if ((segment === '' && i < segments.length - 1) || segment === '.' || segment === '..') return { ok: false, reason: 'malformed' };
     if (segment.startsWith('.') && !(i === 0 && segment === '.well-known')) return { ok: false, reason: 'dotfile' };
   }
   return { ok: true, path, query };
