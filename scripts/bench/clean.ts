@@ -1,12 +1,8 @@
 /**
- * `npm run bench -- clean`: what cleaning the list before an invite run costs the operator, on each
- * store with the service running (`npm start`): `waitlist check` over 100,000 members at 5,000
- * distinct domains, asking a local dnsmasq (one lookup per domain: lookups per second, wall time,
- * peak memory), and `waitlist erase --from FILE --yes` of 10,000 of them; against `waitlist count`
- * on the same data, the cost of starting a command and reaching the store. The domains are a
- * third with an MX, a third with only an A record, a third that do not exist.
- * Options: --records N, --store json|postgres, --before DIR (a checkout without these commands
- * is measured for `count` only, and says so).
+ * `npm run bench -- clean`: what cleaning the list before an invite run costs the operator
+ * (docs/performance.md, "The clean list"); `waitlist count` on the same data is the cost of starting
+ * a command and reaching the store. A `--before` checkout without these commands is measured for
+ * `count` only, and says so.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
