@@ -1,9 +1,6 @@
 /**
- * `npm run waitlist -- erase --from FILE|-`: erases every address of a list (one a line; blank lines
- * and `#` comments ignored) as `erase EMAIL` does, durably, while the service runs: ERASE_CHUNK
- * addresses at a time in one durable write (one statement on PostgreSQL, one commit of the JSON
- * store). Lines it could not erase are named on stderr with what the operator gave; the exit code
- * is 0 only when every line was erased.
+ * `npm run waitlist -- erase --from FILE|-` (docs/operator.md, "Before you open access"): every
+ * address of a list erased as `erase EMAIL` does, while the service runs, ERASE_CHUNK at a time.
  */
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
