@@ -5,20 +5,15 @@
  */
 import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type net from 'node:net';
 import { addressBucket, type Trusted } from '../net/client-address.ts';
 import { closeGracefully } from '../net/close-gracefully.ts';
 import { REFUSED, REFUSED_BYTES, sendOwn } from './own-answers.ts';
 
 export interface ServerLimits {
-  /** From the connection (or the previous request) to the end of the headers. */
   headersTimeoutMs?: number;
-  /** From the start of a request to the end of its body. */
   requestTimeoutMs?: number;
-  /** How long an idle kept-alive connection stays open. */
   keepAliveTimeoutMs?: number;
-  /** MAX_CONNECTIONS_PER_CLIENT; IPv6 clients counted per network of ipv6PrefixBits; trusted proxies not capped. */
   perClient?: { max: number; trusted: Trusted; ipv6PrefixBits: number };
 }
 
@@ -66,7 +61,7 @@ export async function listen(handler: http.RequestListener, host: string, port: 
   server.on('checkExpectation', serve);
   server.listen(port, host);
   await once(server, 'listening');
-  const address = server.address() as AddressInfo;
+  const address = server.address() as net.AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;
   return {
