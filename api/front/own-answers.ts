@@ -8,8 +8,7 @@
  * They carry no RateLimit-* fields: no sidecar counted these requests, and the counting is the
  * sidecar's alone.
  */
-import type http from 'node:http';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { API_VERSION, ERROR_MESSAGES, ERROR_STATUS, type ErrorCode } from '../contract/index.ts';
 
 function errorAnswer(code: ErrorCode, extra: readonly string[] = []) {
@@ -40,7 +39,7 @@ export const REFUSED_BYTES = Buffer.from(
 );
 
 /** Sends one of the answers above; RFC 9110 §9.3.2: HEAD gets the headers only. */
-export function sendOwn(res: http.ServerResponse, answer: ReturnType<typeof errorAnswer>, extra: readonly string[] = []): void {
+export function sendOwn(res: ServerResponse, answer: ReturnType<typeof errorAnswer>, extra: readonly string[] = []): void {
   res.writeHead(answer.status, [...answer.headers, ...extra]);
   res.end(res.req.method === 'HEAD' ? undefined : answer.body);
 }
