@@ -1,8 +1,4 @@
-/**
- * What `npm start` checks before it spends seconds on a build, so a clash fails fast: every port
- * it will listen on is free and distinct, and the data directory exists or can be created and is
- * writable. Each problem names the variable to change.
- */
+/** What `npm start` checks before it spends seconds on a build, so a clash fails fast (docs/front.md, "`npm start`"). */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';

@@ -1,7 +1,6 @@
 /**
- * `npm start` builds the site only when needed: when DIST_DIR is missing, or when a build input
- * or a build-relevant setting changed since the last build. The last build is recorded in a stamp
- * outside dist/ (one per DIST_DIR), so a half-written dist/ from a failed build is never trusted.
+ * `npm start` builds the site only when needed (docs/front.md, "`npm start`"). The last build is
+ * recorded in a stamp outside dist/, so a half-written dist/ from a failed build is never trusted.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
