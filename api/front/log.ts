@@ -1,8 +1,6 @@
 /**
- * The product's one line per request, written by the front because it sees every request (pages
- * and API alike; the sidecar writes no request lines). Fields: request id, method, path without
- * query, status, duration; every string goes through the shared redaction (api/log/redact.ts), so
- * addresses and tokens in any spelling are masked.
+ * The product's one line per request (docs/operator.md, "Logs"), written by the front because it
+ * sees every request, pages and API alike; its strings go through the shared redaction (api/log/redact.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';

@@ -1,9 +1,7 @@
 /**
- * The one logger factory of both processes (pino). Every line carries time (ISO 8601), level and
- * the writing process (`name`: front or sidecar). `json` writes one JSON object per line for
- * machines; `pretty` one readable line per entry for a terminal. Every string a caller logs (the
- * message and each field) passes through the shared redaction (api/log/redact.ts), so no address,
- * secret or token reaches a line however it is encoded.
+ * The one logger factory of both processes (pino; docs/operator.md, "Logs"). Every string a caller
+ * logs (the message and each field) passes through the shared redaction (api/log/redact.ts), so no
+ * address, secret or token reaches a line however it is encoded.
  */
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
