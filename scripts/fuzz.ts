@@ -1,9 +1,6 @@
 /**
- * `npm run fuzz [-- --runs N --seed S --concurrency C --url URL]`: the fuzz suite (test/fuzz/) at
- * full size. Sends generated hostile requests (test/fuzz/) to a stack and prints the counts by
- * status and every failure (no 5xx, no hang, every /api answer documented). Without --url it
- * builds the site into a temp dir and starts a stack of its own (scripts/start.ts, fresh temp
- * DATA_DIR), so nothing of the operator's is touched. Exit 0 when nothing failed, 1 otherwise.
+ * `npm run fuzz`: the fuzz suite (test/fuzz/) at full size. Without --url it builds the site into a
+ * temp dir and starts a stack of its own (fresh temp DATA_DIR), so nothing of the operator's is touched.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,8 +1,4 @@
-/**
- * Cross-origin use of the API by browser scripts (Fetch standard, CORS protocol), off unless
- * CORS_ORIGINS lists origins: signing up and reading statistics only, never the token endpoint
- * (a client secret does not belong in a browser). docs/front.md, "CORS".
- */
+/** Cross-origin use of the API by browser scripts (Fetch standard, CORS protocol): docs/front.md, "CORS". */
 import type http from 'node:http';
 import { API_PATHS, API_VERSION, ENV_PREFIX, ENVIRONMENTS } from '../contract/index.ts';
 

@@ -1,7 +1,6 @@
 /**
- * Where the sidecar listens and the front connects: one decision for both processes.
- * By default a Unix domain socket inside DATA_DIR (mode 0600: only the user that runs the stack
- * can connect, and no TCP port is open); TCP only when SIDECAR_LISTEN=tcp asks for it.
+ * Where the sidecar listens and the front connects: one decision for both processes
+ * (docs/api.md, "Where the sidecar listens, and the client address").
  */
 import { resolve } from 'node:path';
 import type { Config } from '../config.ts';
