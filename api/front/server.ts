@@ -76,9 +76,8 @@ export async function listen(handler: http.RequestListener, host: string, port: 
 export type Listening = Awaited<ReturnType<typeof listen>>;
 
 /**
- * node:http's parser has the last word on what is HTTP: bad framing, a method outside its list, a
- * malformed line, headers over its limit, a missed deadline. The answer is REFUSED, and the
- * connection closes (the parser cannot find the next request in it).
+ * node:http's parser has the last word on what is HTTP (docs/front.md, "Timeouts and limits"): the
+ * answer is REFUSED, and the connection closes (the parser cannot find the next request in it).
  */
 function refuseUnparsed(error: NodeJS.ErrnoException, socket: net.Socket, last: http.ServerResponse | undefined): void {
   if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();

@@ -1,7 +1,6 @@
 /**
- * `npm run waitlist -- check`: sorts the members not yet invited by whether a message to them can
- * arrive (api/deliverability/), for review before an invite run. Addresses go to stdout only, and
- * only those `--list` asks for.
+ * `npm run waitlist -- check` (docs/operator.md, "Before you open access"). Addresses go to stdout
+ * only, and only those `--list` asks for.
  */
 import { configOrExit } from '../../api/config.ts';
 import { LANGS, type Lang } from '../../api/contract/index.ts';
