@@ -1,12 +1,8 @@
 /**
- * The two answers the front gives itself instead of the sidecar, each fixed, in the contract's
- * Error shape (part 7) with X-API-Version (part 9):
- * - 400 invalid_request for a request that is not HTTP the front can carry: node:http's parser
- *   refused it (server.ts), it asked for a tunnel (CONNECT), or its Host field or absolute-form
- *   target is malformed (target.ts). The connection closes after it.
- * - 500 internal_error for an API request no sidecar answered (proxy.ts).
- * They carry no RateLimit-* fields: no sidecar counted these requests, and the counting is the
- * sidecar's alone.
+ * The two answers the front gives itself instead of the sidecar (docs/front.md), each fixed, in the
+ * contract's Error shape (part 7) with X-API-Version (part 9): REFUSED for what is not HTTP the front
+ * can carry (server.ts, target.ts), FAILED for an API request no sidecar answered (proxy.ts). They
+ * carry no RateLimit-* fields: no sidecar counted these requests, and the counting is the sidecar's alone.
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { API_VERSION, ERROR_MESSAGES, ERROR_STATUS, type ErrorCode } from '../contract/index.ts';
