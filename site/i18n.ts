@@ -66,9 +66,7 @@ const en = {
   },
 };
 
-type Ui = typeof en;
-
-const de: Ui = {
+const de: typeof en = {
   langName: 'Deutsch',
   mainNav: 'Hauptmenü',
   skip: 'Zum Inhalt springen',
@@ -121,4 +119,4 @@ const de: Ui = {
   },
 };
 
-export const UI: Record<Lang, Ui> = { en, de };
+export const UI: Record<Lang, typeof en> = { en, de };

@@ -42,10 +42,7 @@ function rewriteRefs(value: unknown): unknown {
 export function componentSchemas(entries: readonly { schema: z.ZodType; io: SchemaIo }[]): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const { schema, io } of entries) {
-    const converted = z.toJSONSchema(schema, { io, target: 'draft-2020-12' }) as JsonSchema & {
-      $defs?: Record<string, JsonSchema>;
-    };
-    const defs = converted.$defs ?? {};
+    const { $defs: defs = {} } = z.toJSONSchema(schema, { io, target: 'draft-2020-12' }) as { $defs?: Record<string, JsonSchema> };
     for (const [id, def] of Object.entries(defs)) {
       const component = rewriteRefs(def) as JsonSchema;
       const previous = out[id];

@@ -72,17 +72,6 @@ function oauthScheme(baseUrl: string, env: Environment) {
   };
 }
 
-/** Request schemas in input mode, response schemas (and the error bodies) in output mode. */
-function schemaEntries(): { schema: z.ZodType; io: SchemaIo }[] {
-  const entries: { schema: z.ZodType; io: SchemaIo }[] = [];
-  for (const route of ROUTES as readonly Route[]) {
-    for (const type of route.request?.mediaTypes ?? []) entries.push({ schema: requestSchema(route, type), io: 'input' });
-    for (const schema of Object.values(route.success)) if (schema) entries.push({ schema, io: 'output' });
-  }
-  entries.push({ schema: ErrorBody, io: 'output' }, { schema: OAuthErrorBody, io: 'output' });
-  return entries;
-}
-
 const CLIENT_SECRET_BASIC = {
   type: 'http',
   scheme: 'basic',
@@ -100,13 +89,18 @@ export function buildOpenApiDocument(baseUrl: string) {
     [SCHEME.sandbox]: oauthScheme(baseUrl, 'sandbox'),
     [SCHEME.clientBasic]: CLIENT_SECRET_BASIC,
   };
+  // Request schemas in input mode, response schemas (and the error bodies) in output mode.
+  const schemas: { schema: z.ZodType; io: SchemaIo }[] = [];
   for (const route of ROUTES as readonly Route[]) {
     paths[route.path] = {
       ...paths[route.path],
       [methodKey(route.methods)]: operation(route, production.issuer),
       ...(route.methods.includes('HEAD') ? { head: headOperation(route, production.issuer) } : {}),
     };
+    for (const type of route.request?.mediaTypes ?? []) schemas.push({ schema: requestSchema(route, type), io: 'input' });
+    for (const schema of Object.values(route.success)) if (schema) schemas.push({ schema, io: 'output' });
   }
+  schemas.push({ schema: ErrorBody, io: 'output' }, { schema: OAuthErrorBody, io: 'output' });
   const tags: Route['tag'][] = [...new Set(ROUTES.map((route) => route.tag))];
   return {
     openapi: OPENAPI_VERSION,
@@ -126,7 +120,7 @@ export function buildOpenApiDocument(baseUrl: string) {
     externalDocs: { description: 'API guide', url: production.guide },
     paths,
     components: {
-      schemas: componentSchemas(schemaEntries()),
+      schemas: componentSchemas(schemas),
       headers: headerComponents(),
       securitySchemes,
     },

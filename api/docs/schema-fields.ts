@@ -22,11 +22,6 @@ export function refName(schema: JsonSchema | undefined): string | undefined {
   return typeof ref === 'string' ? ref.split('/').pop() : undefined;
 }
 
-function typeOf(schema: JsonSchema): string {
-  const type = Array.isArray(schema.type) ? schema.type.join(' or ') : String(schema.type ?? 'any');
-  return typeof schema.format === 'string' ? `${type} (${schema.format})` : type;
-}
-
 function rulesOf(schema: JsonSchema): string[] {
   const rules: string[] = [];
   if ('const' in schema) rules.push(`always ${JSON.stringify(schema.const)}`);
@@ -45,9 +40,10 @@ export function fieldRows(doc: OpenApiDocument, schema: JsonSchema, prefix = '')
   return Object.entries((resolved.properties ?? {}) as Record<string, JsonSchema>).flatMap(([key, raw]) => {
     const property = resolveSchema(doc, raw);
     const name = `${prefix}${key}`;
+    const type = Array.isArray(property.type) ? property.type.join(' or ') : String(property.type ?? 'any');
     const row = [
       [code(name)],
-      [typeOf(property)],
+      [typeof property.format === 'string' ? `${type} (${property.format})` : type],
       [required.has(key) ? 'yes' : 'no'],
       [rulesOf(property).join('; ')],
       parseInline(typeof property.description === 'string' ? property.description : ''),

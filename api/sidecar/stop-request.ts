@@ -31,8 +31,7 @@ export function onStopRequest(stop: () => void, logger: Logger): void {
       if (stopping) return;
       if (!supervised || !process.connected) return stopNow();
       logger.info(`${signal}: the front stops first and then stops this sidecar`);
-      const message: SignalledMessage = { type: 'signalled', signal };
-      process.send!(message);
+      process.send!({ type: 'signalled', signal } satisfies SignalledMessage);
     });
   }
   process.on('message', (message: StopMessage) => {

@@ -6,9 +6,7 @@
 import type { Source } from '../../api/contract/enums.ts';
 import type { WaitlistSignup } from '../../api/contract/schemas.ts';
 
-type FieldNames = { readonly [K in keyof Required<WaitlistSignup>]: K };
-
-export const FIELD: FieldNames = {
+export const FIELD: { readonly [K in keyof Required<WaitlistSignup>]: K } = {
   email: 'email',
   consent: 'consent',
   role: 'role',

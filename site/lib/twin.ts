@@ -22,8 +22,8 @@ export function twinTree(page: Page): RootContent[] {
   return children;
 }
 
-/** YAML 1.2 front matter: JSON strings are double-quoted scalars, so no title can break it. */
-function frontMatter(page: Page): string {
+/** The twin with its YAML 1.2 front matter: JSON strings are double-quoted scalars, so no title can break it. */
+export function renderTwin(page: Page): string {
   const lines = [`title: ${JSON.stringify(page.title)}`, `description: ${JSON.stringify(page.description)}`];
   if (page.kind === 'page') lines.push(`canonical: ${JSON.stringify(`${BASE_URL}${page.path}`)}`);
   lines.push(`lang: ${page.lang}`);
@@ -31,9 +31,5 @@ function frontMatter(page: Page): string {
     const others = LANGS.filter((lang) => lang !== page.lang);
     lines.push('alternates:', ...others.map((lang) => `  ${lang}: ${JSON.stringify(`${BASE_URL}${page.alternates[lang]}`)}`));
   }
-  return `---\n${lines.join('\n')}\n---\n\n`;
-}
-
-export function renderTwin(page: Page): string {
-  return frontMatter(page) + stringifyMarkdown(twinTree(page));
+  return `---\n${lines.join('\n')}\n---\n\n${stringifyMarkdown(twinTree(page))}`;
 }

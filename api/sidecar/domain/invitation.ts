@@ -52,12 +52,7 @@ export type InviteClaim = z.infer<typeof InviteClaimSchema>;
 
 /** Whether a record matches the filter (the one definition both engines follow). */
 export function matchesInviteFilter(record: { lang: Lang; role?: Role; building?: Building; source?: Source }, filter: InviteFilter): boolean {
-  return (
-    (filter.lang === undefined || record.lang === filter.lang) &&
-    (filter.role === undefined || record.role === filter.role) &&
-    (filter.building === undefined || record.building === filter.building) &&
-    (filter.source === undefined || record.source === filter.source)
-  );
+  return (['lang', 'role', 'building', 'source'] as const).every((key) => filter[key] === undefined || record[key] === filter[key]);
 }
 
 /** Whether a claim may pick this record: never invited, or (resend) claimed by an earlier run and never confirmed. */

@@ -21,7 +21,7 @@ const OPTIONAL_CHOICES = ['role', 'building', 'source', 'lang'];
 const FIELDS: ReadonlySet<string> = new Set(Object.keys(WaitlistSignup.shape));
 
 export function checkSignup(input: SignupInput): SignupCheck {
-  const read = input.channel === 'json' ? fromJson(input.value) : fromForm(input.fields);
+  const read = fieldsOf(input);
   if (!read) return { outcome: 'invalid', code: 'invalid_request' };
   const candidate = read.fields;
 
@@ -47,23 +47,18 @@ export function checkSignup(input: SignupInput): SignupCheck {
   return { outcome: 'invalid', code: emailBad ? 'invalid_email' : consentBad ? 'consent_required' : 'invalid_request' };
 }
 
-function fromJson(value: unknown) {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  // JSON.parse makes `"__proto__"` an own property, so Object.entries sees every name sent.
-  return collect(Object.entries(value));
-}
-
-function fromForm(fields: ReadonlyMap<string, string>) {
-  const entries: [string, unknown][] = [];
-  for (const [name, value] of fields) {
-    if (OPTIONAL_CHOICES.includes(name) && value === '') continue;
-    entries.push([name, name === 'consent' && (FORM_CONSENT_VALUES as readonly string[]).includes(value) ? true : value]);
-  }
-  return collect(entries);
-}
-
 /** The fields as sent, in an object without a prototype, and whether any name is not in the schema. */
-function collect(entries: Iterable<[string, unknown]>) {
+function fieldsOf(input: SignupInput) {
+  let entries: [string, unknown][];
+  if (input.channel === 'json') {
+    const { value } = input;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    // JSON.parse makes `"__proto__"` an own property, so Object.entries sees every name sent.
+    entries = Object.entries(value);
+  } else {
+    entries = [...input.fields].filter(([name, value]) => !(OPTIONAL_CHOICES.includes(name) && value === ''));
+    entries = entries.map(([name, value]) => [name, name === 'consent' && (FORM_CONSENT_VALUES as readonly unknown[]).includes(value) ? true : value]);
+  }
   const fields: Record<string, unknown> = Object.create(null);
   let unknownName = false;
   for (const [name, value] of entries) {

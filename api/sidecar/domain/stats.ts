@@ -4,20 +4,12 @@ import type { WaitlistRecord } from './record.ts';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The counts that do not depend on the time of the question. */
-export interface FieldCounts {
-  total: number;
-  byLang: Record<string, number>;
-  byRole: Record<string, number>;
-  byBuilding: Record<string, number>;
-  bySource: Record<string, number>;
-}
-
 function zeros(values: readonly string[], unanswered: boolean): Record<string, number> {
   return Object.fromEntries([...values, ...(unanswered ? ['unanswered'] : [])].map((value) => [value, 0]));
 }
 
-export function emptyCounts(): FieldCounts {
+/** The counts that do not depend on the time of the question, all zero. */
+export function emptyCounts() {
   return {
     total: 0,
     byLang: zeros(LANGS, false),
@@ -26,6 +18,8 @@ export function emptyCounts(): FieldCounts {
     bySource: zeros(SOURCES, true),
   };
 }
+
+export type FieldCounts = ReturnType<typeof emptyCounts>;
 
 /** The answers of a record, or of a row of records grouped by them. */
 type Answers = { lang: string; role?: string | null; building?: string | null; source?: string | null };

@@ -1,10 +1,8 @@
 /**
- * One engine's health and the story its outages tell in the log (docs/deploy.md, "When an engine
- * fails"): on the first failure one error line with the cause, while the engine stays away one
- * line per summary interval with the requests affected so far, and on its return one line with the
- * outage's length and count; the failing requests in between add to a counter, not to the log.
- * The engines report what they see (failed, succeeded, requestAffected); an optional check (a
- * probe) runs on a timer so readiness follows the engine without traffic.
+ * One engine's health and the story its outages tell in the log, one line each at the start, per
+ * summary interval and at the end (docs/deploy.md, "When an engine fails"). The engines report what
+ * they see (failed, succeeded, requestAffected); an optional check (a probe) runs on a timer so
+ * readiness follows the engine without traffic.
  */
 import type { Logger } from '../http/log.ts';
 import { redact } from '../../log/redact.ts';

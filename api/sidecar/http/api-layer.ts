@@ -55,7 +55,6 @@ export function apiLayer(deps: LayerDeps): Middleware {
     const decision = await limiter.hit(policy, bucket, limits[policy], clock.now());
 
     let response: Response;
-    const style = mounted ? errorStyleOf(mounted.route) : 'api';
     try {
       // RFC 6585 §4 + ratelimit-headers: Retry-After points to the same moment as RateLimit-Reset.
       if (!decision.allowed) throw new ApiError('rate_limited', { 'retry-after': String(decision.resetSeconds) });
@@ -63,8 +62,12 @@ export function apiLayer(deps: LayerDeps): Middleware {
       if (!(result instanceof Response)) throw new ApiError('not_found');
       response = result;
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : reportFailure(deps.logger, event.req, method, path, error);
-      response = errorResponse(apiError, style);
+      const { code, status, headers } = error instanceof ApiError ? error : reportFailure(deps.logger, event.req, method, path, error);
+      // Contract part 7: every error body is `{error, message}`, except the token endpoint's 400 and
+      // 401 (exactly its OAuth codes), which are `{error, error_description}` (RFC 6749 §5.2).
+      const oauth = mounted && errorStyleOf(mounted.route) === 'oauth' && (OAUTH_ERROR_CODES as readonly string[]).includes(code);
+      const message = ERROR_MESSAGES[code];
+      response = jsonResponse(status, oauth ? { error: code, error_description: message } : { error: code, message }, headers);
     }
 
     // Every response here was built by this app (http/respond.ts), so its headers are mutable.
@@ -74,19 +77,6 @@ export function apiLayer(deps: LayerDeps): Middleware {
     if (method === 'HEAD' && response.body) response = new FastResponse(null, { status: response.status, headers: response.headers });
     return response;
   };
-}
-
-/**
- * Contract part 7: every error body is `{error, message}`, except the token endpoint's 400 and 401,
- * which are `{error, error_description}` (RFC 6749 §5.2); `style` is the route's (errorStyleOf).
- */
-function errorResponse(error: ApiError, style: 'api' | 'oauth'): Response {
-  // The OAuth codes are exactly the token endpoint's 400 and 401 answers.
-  const oauth = style === 'oauth' && (OAUTH_ERROR_CODES as readonly string[]).includes(error.code);
-  const body = oauth
-    ? { error: error.code, error_description: ERROR_MESSAGES[error.code] }
-    : { error: error.code, message: ERROR_MESSAGES[error.code] };
-  return jsonResponse(error.status, body, error.headers);
 }
 
 /**

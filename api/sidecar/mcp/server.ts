@@ -96,16 +96,12 @@ function registerTools(server: McpServer, { env, urls, deps }: RouteContext): vo
 const MIME_TYPES: Record<string, string> = { '.md': 'text/markdown', '.json': 'application/json', '.txt': 'text/plain' };
 const DOCUMENTS = [DISCOVERY_PATHS.openapi, DISCOVERY_PATHS.llms].map((file) => file.slice(1));
 
-/** Files of the build that are resources, relative to it with '/' separators. */
-async function resourceFiles(distDir: string): Promise<string[]> {
-  const all = await readdir(distDir, { recursive: true }).catch(() => [] as string[]);
-  const twins = all.map((file) => file.split(path.sep).join('/')).filter((file) => file.endsWith('.md') && !file.startsWith('.well-known/'));
-  return [...twins.sort(), ...DOCUMENTS.filter((file) => all.includes(file))];
-}
-
+/** The build's files that are resources (relative to it, with '/' separators): the twins, then the documents. */
 async function registerResources(server: McpServer, { deps }: RouteContext): Promise<void> {
   const { DIST_DIR, BASE_URL } = deps.config;
-  for (const file of await resourceFiles(DIST_DIR)) {
+  const all = await readdir(DIST_DIR, { recursive: true }).catch(() => [] as string[]);
+  const twins = all.map((file) => file.split(path.sep).join('/')).filter((file) => file.endsWith('.md') && !file.startsWith('.well-known/'));
+  for (const file of [...twins.sort(), ...DOCUMENTS.filter((file) => all.includes(file))]) {
     const mimeType = MIME_TYPES[path.extname(file)]!;
     server.registerResource(file, `${BASE_URL}/${file}`, { mimeType }, async (uri) => ({
       contents: [{ uri: uri.href, mimeType, text: await readFile(path.join(DIST_DIR, file), 'utf8') }],

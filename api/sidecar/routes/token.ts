@@ -40,8 +40,7 @@ export async function createToken(event: H3Event, { env, urls, deps }: RouteCont
   const audience = params.get('resource') ?? urls.resource;
   if (audience !== urls.resource && audience !== urls.mcp) throw new ApiError('invalid_target');
   const accessToken = await issueAccessToken(deps.keys[env], { issuer: urls.issuer, audience }, client.id, scope, deps.clock.now());
-  const body: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, scope };
-  return jsonResponse(200, body);
+  return jsonResponse(200, { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, scope } satisfies TokenResponse);
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;

@@ -51,7 +51,16 @@ export function formatFile<S extends z.ZodRawShape>(format: string, fields: S, c
 /** Fills the open temporary file (cut to the chunks' length: a recycled one may be longer), fsyncs and closes it; on failure removes it. */
 export async function fillTempFile(file: FileHandle, temp: string, chunks: readonly Uint8Array[]): Promise<void> {
   try {
-    await file.truncate(await writeChunks(file, chunks));
+    const total = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+    // libuv writes every buffer of a writev (in IOV_MAX groups, resuming after short writes) and stops
+    // at the first error, reporting only the bytes written before it: writing the rest again then
+    // fails with that error (ENOSPC, EIO).
+    let written = (await file.writev(chunks, 0)).bytesWritten;
+    if (written < total) {
+      const all = Buffer.concat(chunks);
+      while (written < total) written += (await file.write(all, written, total - written, written)).bytesWritten;
+    }
+    await file.truncate(total);
     await file.sync();
   } catch (error) {
     await file.close().catch(() => {});
@@ -59,21 +68,6 @@ export async function fillTempFile(file: FileHandle, temp: string, chunks: reado
     throw error;
   }
   await file.close();
-}
-
-/**
- * Writes the chunks from offset 0; resolves with the byte count. libuv writes every buffer of a
- * writev (in IOV_MAX groups, resuming after short writes) and stops at the first error, reporting
- * only the bytes written before it: writing the rest again then fails with that error (ENOSPC, EIO).
- */
-async function writeChunks(file: FileHandle, chunks: readonly Uint8Array[]): Promise<number> {
-  const total = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
-  let written = (await file.writev(chunks, 0)).bytesWritten;
-  if (written < total) {
-    const all = Buffer.concat(chunks);
-    while (written < total) written += (await file.write(all, written, total - written, written)).bytesWritten;
-  }
-  return total;
 }
 
 export async function syncDirectory(dir: string): Promise<void> {

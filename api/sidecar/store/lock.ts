@@ -34,10 +34,6 @@ export function dataDirLockPath(dataDir: string): string {
   return join(dataDir, 'sidecar.lock');
 }
 
-export interface Lock {
-  release(): Promise<void>;
-}
-
 /** The lock is held by a running process; `owner` is its pid. */
 export class LockHeldError extends StartupError {
   readonly owner: number;
@@ -54,7 +50,7 @@ export class LockHeldError extends StartupError {
 /** Locks this process holds: a second acquire from the same process must fail too. */
 const held = new Set<string>();
 
-export async function acquireLock(path: string, what: string): Promise<Lock> {
+export async function acquireLock(path: string, what: string) {
   if (held.has(path)) throw new LockHeldError(path, what, process.pid);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

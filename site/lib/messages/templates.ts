@@ -48,7 +48,20 @@ export async function checkMessageTemplates(root: string): Promise<void> {
 
 /** Checks the placeholders (file:line) and the Markdown, and renders both bodies. */
 function compileMessage(file: TemplateFile) {
-  checkPlaceholders(file);
+  const check = (text: string, line: number) => {
+    for (const [whole, name] of text.matchAll(PLACEHOLDER)) {
+      if (!isMessagePlaceholder(name)) {
+        throw new TemplateError(`${file.source}:${line}: unknown placeholder ${whole}. Known placeholders: ${MESSAGE_PLACEHOLDERS.map((n) => `{${n}}`).join(', ')} (see docs/operator.md)`);
+      }
+    }
+  };
+  check(file.subject, file.subjectLine);
+  file.body.split('\n').forEach((line, i) => check(line, file.bodyLine + i));
+  for (const name of REQUIRED_PLACEHOLDERS) {
+    if (!file.body.includes(`{${name}}`)) {
+      throw new TemplateError(`${file.source}:${file.bodyLine}: the message must use {${name}}: every message says when the reader joined, links the privacy notice and says how to leave the list`);
+    }
+  }
   const tree = parseMarkdown(file.body);
   const at = (node: Nodes) => `${file.source}:${(node.position?.start.line ?? 1) + file.bodyLine - 1}`;
   for (const node of walk(tree)) {
@@ -67,23 +80,6 @@ function compileMessage(file: TemplateFile) {
     `<a style="${STYLE.a}" href="mailto:${escapeHtml(op.email)}">${escapeHtml(op.email)}</a></p>\n</div></body></html>\n`;
   const text = `${tree.children.map((node) => toText(node, '')).join('\n\n')}\n\n-- \n${[...address, op.email].join('\n')}\n`;
   return { source: file.source, lang: file.lang, subject: file.subject, html, text };
-}
-
-function checkPlaceholders(file: TemplateFile): void {
-  const check = (text: string, line: number) => {
-    for (const [whole, name] of text.matchAll(PLACEHOLDER)) {
-      if (!isMessagePlaceholder(name)) {
-        throw new TemplateError(`${file.source}:${line}: unknown placeholder ${whole}. Known placeholders: ${MESSAGE_PLACEHOLDERS.map((n) => `{${n}}`).join(', ')} (see docs/operator.md)`);
-      }
-    }
-  };
-  check(file.subject, file.subjectLine);
-  file.body.split('\n').forEach((line, i) => check(line, file.bodyLine + i));
-  for (const name of REQUIRED_PLACEHOLDERS) {
-    if (!file.body.includes(`{${name}}`)) {
-      throw new TemplateError(`${file.source}:${file.bodyLine}: the message must use {${name}}: every message says when the reader joined, links the privacy notice and says how to leave the list`);
-    }
-  }
 }
 
 const RENDERED = new Set(['root', 'paragraph', 'heading', 'text', 'emphasis', 'strong', 'link', 'list', 'listItem', 'break', 'inlineCode', 'thematicBreak', 'blockquote']);

@@ -50,9 +50,6 @@ export function storeCodec(path: string) {
       if (table.size !== result.data.records.length) throw refuse('holds the same address twice');
       return table;
     },
-    serialize(table: RecordTable): Uint8Array[] {
-      return [HEAD, ...table.serializedRecords(), TAIL];
-    },
   };
 }
 
@@ -75,7 +72,7 @@ export class DurableJsonFile implements Adapter<RecordTable> {
   }
 
   write(table: RecordTable): Promise<void> {
-    const chunks = this.#codec.serialize(table);
+    const chunks = [HEAD, ...table.serializedRecords(), TAIL];
     this.lastWriteBytes = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
     return replaceRecycling(this.path, chunks);
   }

@@ -1,9 +1,4 @@
-/**
- * The embedded waitlist store: lowdb over one durable JSON file, with group commit (docs/api.md,
- * "The JSON store"). A change is applied in memory at once; its promise resolves only after the
- * commit that holds it is on disk, so an answered sign-up survives a crash. An erasure and close()
- * remove the kept previous generation (recycled-file.ts), so no older copy outlives them.
- */
+/** The embedded waitlist store: lowdb over one durable JSON file, with group commit (docs/api.md, "The JSON store"). */
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';

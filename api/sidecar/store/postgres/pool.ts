@@ -1,9 +1,7 @@
 /**
- * The connection pool of the PostgreSQL backend (node-postgres); an unreachable or refusing server
- * at start is a StartupError naming what to check, never the password. A query waits at most
- * `waitMs` for a connection and, where a client waits, `queryTimeoutMs` for the server, so an
- * outage, a silent server (a network partition) or an overload answers fast (docs/deploy.md). A
- * statement given up may still commit later; its request was answered 500, never acknowledged.
+ * The connection pool of the PostgreSQL backend (node-postgres), whose waits are bounded (docs/deploy.md,
+ * "When an engine fails"); an unreachable or refusing server at start is a StartupError naming what to
+ * check, never the password. A statement given up may still commit later; its request was answered 500, never acknowledged.
  */
 import pg from 'pg';
 import { urlWithoutPassword } from '../../../log/redact.ts';

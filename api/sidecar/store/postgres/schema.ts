@@ -1,8 +1,4 @@
-/**
- * The PostgreSQL schema, created at start (docs/api.md, "PostgreSQL (`DATABASE_URL`)"). It is
- * created in one transaction under a transaction-level advisory lock, so several instances starting
- * at the same time create it exactly once: the others wait for the lock and then find the version.
- */
+/** The PostgreSQL schema, created once at start under an advisory lock (docs/api.md, "PostgreSQL (`DATABASE_URL`)"). */
 import type pg from 'pg';
 import { StartupError } from '../errors.ts';
 import { STATS_SCHEMA_SQL } from './stats-schema.ts';
