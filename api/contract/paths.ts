@@ -7,6 +7,12 @@ import type { Environment, Lang } from './enums.ts';
 /** Prefix of an environment's API tree: '' for production, '/sandbox' for the sandbox. */
 export const ENV_PREFIX: Record<Environment, string> = { production: '', sandbox: '/sandbox' };
 
+/** The environment a request path addresses, and the path within that environment's tree. */
+export function splitEnvironment(path: string): { env: Environment; path: string } {
+  const sandbox = path === ENV_PREFIX.sandbox || path.startsWith(`${ENV_PREFIX.sandbox}/`);
+  return sandbox ? { env: 'sandbox', path: path.slice(ENV_PREFIX.sandbox.length) } : { env: 'production', path };
+}
+
 export const API_PATHS = {
   index: '/api/v1',
   status: '/api/v1/status',

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import type { Environment } from './enums.ts';
-import { API_PATHS, ENV_PREFIX, MCP_PATH } from './paths.ts';
+import { API_PATHS, ENV_PREFIX, MCP_PATH, splitEnvironment } from './paths.ts';
 import {
   Accepted,
   ApiIndex,
@@ -169,7 +169,7 @@ export function routeById(id: RouteId): Route {
  * are 'relaxed'); anything else (an unknown path or method) is 'standard'.
  */
 export function rateLimitPolicy(path: string, method: string): RateLimitPolicy {
-  if (path === ENV_PREFIX.sandbox || path.startsWith(`${ENV_PREFIX.sandbox}/`)) return 'relaxed';
+  if (splitEnvironment(path).env === 'sandbox') return 'relaxed';
   const route = ROUTES.find((r) => r.path === path);
   return route && (route.methods as readonly string[]).includes(method) ? route.rateLimit : 'standard';
 }

@@ -4,7 +4,7 @@
  * numbers (store commits) come over IPC when scraped (api/metrics/ipc.ts).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { ENV_PREFIX, MCP_ROUTE, ROUTES } from '../contract/index.ts';
+import { MCP_ROUTE, ROUTES, splitEnvironment } from '../contract/index.ts';
 import type { Finished } from './log.ts';
 
 const byPath = new Map<string, string>([...ROUTES, MCP_ROUTE].map((route) => [route.path, route.id]));
@@ -15,10 +15,8 @@ const byPath = new Map<string, string>([...ROUTES, MCP_ROUTE].map((route) => [ro
  */
 function operationOf(target: string, isApi: boolean): { operation: string; environment: 'production' | 'sandbox' | 'none' } {
   if (!isApi) return { operation: 'site', environment: 'none' };
-  const path = target.split('?', 1)[0];
-  const sandbox = path === ENV_PREFIX.sandbox || path.startsWith(`${ENV_PREFIX.sandbox}/`);
-  const own = sandbox ? path.slice(ENV_PREFIX.sandbox.length) : path;
-  return { operation: byPath.get(own) ?? 'unknown', environment: sandbox ? 'sandbox' : 'production' };
+  const { env, path } = splitEnvironment(target.split('?', 1)[0]);
+  return { operation: byPath.get(path) ?? 'unknown', environment: env };
 }
 
 /** Route ids whose success means a sign-up was accepted (stored, updated or silently discarded). */
